@@ -1,0 +1,5 @@
+// Every migration, in order. A file made by `npm run migration:generate` is added here after
+// review (a test fails when a file in this folder is missing from the list).
+import { Identity1764460800000 } from './1764460800000-identity';
+
+export const MIGRATIONS = [Identity1764460800000];

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from './auth/auth.module';
+import { ErrorFilter } from './common/errors/error.filter';
+import { createValidationPipe } from './common/http/validation.pipe';
+import { AppLogger } from './common/logging/app-logger';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { buildDataSourceOptions } from './database/typeorm-options';
+import { GroupsModule } from './groups/groups.module';
+import { HealthModule } from './health/health.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  /** `databaseUrl` is the configured server or the embedded one started by the caller. */
+  static forRoot(config: AppConfig, logger: AppLogger, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config, logger),
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions({ url: databaseUrl, poolSize: config.dbPoolSize }),
+          retryAttempts: 3,
+          retryDelay: 1000,
+        }),
+        AuthModule,
+        UsersModule,
+        GroupsModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

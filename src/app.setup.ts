@@ -1,0 +1,74 @@
+// Builds the application exactly as production runs it; main.ts and the e2e tests both call this.
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { AppModule } from './app.module';
+import { API_KEY_SCHEME, BEARER_SCHEME } from './common/http/api-auth.decorator';
+import { jsonBodyMiddleware } from './common/http/json-body';
+import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { AppLogger } from './common/logging/app-logger';
+import { AppConfig } from './config/app-config';
+import { runMigrations, withBootLock } from './database/migrate';
+import { AdminBootstrap } from './users/admin-bootstrap.service';
+
+export const API_PREFIX = 'api';
+
+export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('skill-resolver')
+    .setDescription(
+      'Skill packages, the places that select them, and the one resolver that turns selections into exact refs.',
+    )
+    .setVersion('1')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key or task token' },
+      API_KEY_SCHEME,
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The same key as a Bearer token' }, BEARER_SCHEME)
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware(logger));
+  app.use(jsonBodyMiddleware());
+  app.setGlobalPrefix(API_PREFIX);
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildOpenApiDocument(app), {
+    jsonDocumentUrl: `${API_PREFIX}/docs-json`,
+    swaggerOptions: { persistAuthorization: true },
+  });
+}
+
+export interface CreateAppOptions {
+  databaseUrl: string;
+  logger: AppLogger;
+}
+
+/** Connects, migrates (once across replicas), installs the first admin and sets the app up. */
+export async function createApp(
+  config: AppConfig,
+  { databaseUrl, logger }: CreateAppOptions,
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, databaseUrl), {
+    logger,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  try {
+    const dataSource = app.get(DataSource);
+    await withBootLock(dataSource, async () => {
+      const applied = await runMigrations(dataSource);
+      if (applied.length) logger.write('info', 'migrations applied', { migrations: applied.map((m) => m.name) });
+      await app.get(AdminBootstrap).run();
+    });
+    setupApp(app, logger);
+    await app.init();
+    return app;
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+}

@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
+import { AuthGuard } from './auth.guard';
+import { Authenticator } from './authenticator.service';
+import { CredentialsRepository } from './credentials.repository';
+
+@Global()
+@Module({
+  providers: [CredentialsRepository, ApiKeyUsageRecorder, Authenticator, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [Authenticator],
+})
+export class AuthModule {}

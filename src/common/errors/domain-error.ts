@@ -1,0 +1,50 @@
+// Errors raised below the controllers: a stable code, a message and optional details, no HTTP.
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  SKILL_INVALID: 400,
+  SKILL_SELECTION_INVALID: 400,
+  NAME_MISMATCH: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  USER_EXISTS: 409,
+  GROUP_EXISTS: 409,
+  SKILL_EXISTS: 409,
+  NAME_TAKEN: 409,
+  SKILL_REFERENCED: 409,
+  IN_USE: 409,
+  LAST_OWNER: 409,
+  PACKAGE_TOO_LARGE: 413,
+  BODY_TOO_LARGE: 413,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class DomainError extends Error {
+  /** The message as sent: a list where every broken rule is reported (VALIDATION_FAILED). */
+  readonly body: string | string[];
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string | string[],
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(Array.isArray(message) ? message.join('; ') : message);
+    this.body = message;
+  }
+
+  static notFound(message = 'Not found'): DomainError {
+    return new DomainError('NOT_FOUND', message);
+  }
+
+  static forbidden(message = 'Forbidden'): DomainError {
+    return new DomainError('FORBIDDEN', message);
+  }
+
+  static validation(messages: string[]): DomainError {
+    return new DomainError('VALIDATION_FAILED', messages);
+  }
+}

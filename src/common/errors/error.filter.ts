@@ -1,0 +1,112 @@
+// The one place where errors become HTTP answers: {statusCode, error, message, code, details?, requestId}.
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { AppLogger } from '../logging/app-logger';
+import { requestContext } from '../logging/request-context';
+import { DomainError, ERROR_STATUS, ErrorCode } from './domain-error';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string | string[];
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+  requestId: string;
+}
+
+/** Errors that Nest or Express raise on their own, expressed as domain errors. */
+function fromHttpException(err: HttpException, req: Request): DomainError {
+  const status = err.getStatus() as HttpStatus;
+  const message = err.message;
+  switch (status) {
+    case HttpStatus.NOT_FOUND:
+      return DomainError.notFound();
+    case HttpStatus.PAYLOAD_TOO_LARGE:
+      return req.is('multipart/form-data')
+        ? new DomainError('PACKAGE_TOO_LARGE', 'The package is larger than the upload limit')
+        : new DomainError('BODY_TOO_LARGE', 'The request body is larger than the limit');
+    case HttpStatus.UNAUTHORIZED:
+      return new DomainError('UNAUTHENTICATED', message);
+    case HttpStatus.FORBIDDEN:
+      return DomainError.forbidden(message);
+    case HttpStatus.BAD_REQUEST:
+      return new DomainError('BAD_REQUEST', message);
+    default:
+      return new DomainError('INTERNAL', message);
+  }
+}
+
+/** body-parser and multer errors carry a `status`/`type` instead of being HttpExceptions. */
+function fromLowLevel(err: unknown, req: Request): DomainError | null {
+  const e = err as { type?: string; status?: number; code?: string };
+  if (e?.type === 'entity.too.large' || e?.code === 'LIMIT_FILE_SIZE') {
+    return req.is('multipart/form-data')
+      ? new DomainError('PACKAGE_TOO_LARGE', 'The package is larger than the upload limit')
+      : new DomainError('BODY_TOO_LARGE', 'The request body is larger than the limit');
+  }
+  if (e?.type === 'entity.parse.failed' || e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new DomainError('BAD_REQUEST', 'The request body could not be parsed');
+  }
+  if (typeof e?.code === 'string' && e.code.startsWith('LIMIT_')) {
+    return new DomainError('BAD_REQUEST', 'The multipart body breaks a limit');
+  }
+  return null;
+}
+
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: AppLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const error = this.toDomainError(exception, req);
+    const statusCode = ERROR_STATUS[error.code];
+    if (statusCode >= 500) {
+      this.logger.write('error', 'request failed', {
+        method: req.method,
+        path: req.path,
+        error: exception instanceof Error ? exception.message : String(exception),
+        stack: exception instanceof Error ? exception.stack : undefined,
+      });
+    }
+    const requestId = requestContext.getStore()?.requestId ?? String(res.getHeader('x-request-id') ?? '');
+    const body: ErrorBody = {
+      statusCode,
+      error: STATUS_TEXT[statusCode] ?? 'Error',
+      message: error.body,
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+      requestId,
+    };
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(statusCode).json(body);
+  }
+
+  private toDomainError(exception: unknown, req: Request): DomainError {
+    if (exception instanceof DomainError) return exception;
+    const lowLevel = fromLowLevel(exception, req);
+    if (lowLevel) return lowLevel;
+    if (exception instanceof HttpException) {
+      // Nest wraps multer/body errors; look at the cause first.
+      const cause = (exception as { cause?: unknown }).cause;
+      return (cause !== undefined ? fromLowLevel(cause, req) : null) ?? fromHttpException(exception, req);
+    }
+    return new DomainError('INTERNAL', 'Internal server error');
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
+
+export const MAX_ID = 2_147_483_647;
+
+export function parseId(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_ID ? id : null;
+}
+
+/** A path id that is not a positive 32-bit integer names nothing: 404, like a missing row. */
+@Injectable()
+export class IdPipe implements PipeTransform<string, number> {
+  protected readonly message: string = 'Not found';
+
+  transform(value: string): number {
+    const id = parseId(value);
+    if (id === null) throw DomainError.notFound(this.message);
+    return id;
+  }
+}

@@ -1,0 +1,25 @@
+// The global ValidationPipe: unknown fields rejected, every broken rule listed in VALIDATION_FAILED.
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
+
+function flatten(errors: ValidationError[], parent = ''): string[] {
+  const messages: string[] = [];
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    for (const text of Object.values(error.constraints ?? {})) {
+      messages.push(parent ? `${path}: ${text}` : text);
+    }
+    if (error.children?.length) messages.push(...flatten(error.children, path));
+  }
+  return messages;
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: false,
+    exceptionFactory: (errors) => DomainError.validation(flatten(errors)),
+  });
+}

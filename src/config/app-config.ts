@@ -1,0 +1,101 @@
+// The environment, validated once at boot: a wrong value stops the process naming the variable.
+import { resolve } from 'node:path';
+import { LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
+
+export interface PackageLimits {
+  /** Upload cap in bytes (413 PACKAGE_TOO_LARGE above it). */
+  maxPackageBytes: number;
+  maxEntries: number;
+  maxFileBytes: number;
+  maxExpandedBytes: number;
+  maxCompressionRatio: number;
+  maxPathBytes: number;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Unset: the embedded PostgreSQL in `dataDir` is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  adminApiKey?: string;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  dbPoolSize: number;
+  packageLimits: PackageLimits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return value as T;
+  }
+}
+
+const MIB = 1024 * 1024;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const r = new Reader(env);
+  const databaseUrl = r.raw('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(databaseUrl)) {
+    r.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const adminApiKey = r.raw('ADMIN_API_KEY');
+  if (adminApiKey !== undefined && !/^[\x21-\x7e]{24,256}$/.test(adminApiKey)) {
+    r.problems.push('ADMIN_API_KEY must be 24 to 256 printable characters without spaces');
+  }
+  const host = r.raw('HOST') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) r.problems.push(`HOST is not a host name or address (got "${host}")`);
+  r.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production');
+  const config: AppConfig = {
+    port: r.int('PORT', 3000, 0, 65535),
+    host,
+    databaseUrl,
+    dataDir: resolve(r.raw('DATA_DIR') ?? './data'),
+    adminApiKey,
+    logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: r.raw('NODE_ENV') === 'development' ? 'text' : 'json',
+    dbPoolSize: r.int('DB_POOL_SIZE', 10, 1, 100),
+    packageLimits: {
+      maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
+      maxEntries: r.int('MAX_PACKAGE_ENTRIES', 512, 1, 100_000),
+      maxFileBytes: r.int('MAX_FILE_BYTES', 16 * MIB, 1024, 1024 * MIB),
+      maxExpandedBytes: r.int('MAX_EXPANDED_BYTES', 64 * MIB, 1024, 4096 * MIB),
+      maxCompressionRatio: r.int('MAX_COMPRESSION_RATIO', 200, 1, 100_000),
+      maxPathBytes: r.int('MAX_PATH_BYTES', 512, 16, 4096),
+    },
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { GroupMemberEntity } from './group-member.entity';
+import { GroupEntity } from './group.entity';
+import { GroupRole, highestRole, namespaceLineage } from './group-role';
+
+export interface GroupWithRole {
+  group: GroupEntity;
+  role: GroupRole | null;
+}
+
+export interface MemberRow {
+  user_id: number;
+  user_name: string;
+  role: GroupRole;
+}
+
+/** The reads and writes of one group under its row lock (membership changes). */
+export class LockedGroup {
+  constructor(
+    private readonly tx: EntityManager,
+    readonly groupId: number,
+  ) {}
+
+  async directRole(userId: number): Promise<GroupRole | null> {
+    const row = await this.tx.findOneBy(GroupMemberEntity, { groupId: this.groupId, userId });
+    return row?.role ?? null;
+  }
+
+  countDirectOwners(): Promise<number> {
+    return this.tx.countBy(GroupMemberEntity, { groupId: this.groupId, role: 'Owner' });
+  }
+
+  async setRole(userId: number, role: GroupRole): Promise<void> {
+    await this.tx.query(
+      `INSERT INTO group_members (group_id, user_id, role) VALUES ($1, $2, $3)
+       ON CONFLICT (group_id, user_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now()`,
+      [this.groupId, userId, role],
+    );
+  }
+
+  async remove(userId: number): Promise<void> {
+    await this.tx.delete(GroupMemberEntity, { groupId: this.groupId, userId });
+  }
+}
+
+@Injectable()
+export class GroupsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  findById(id: number): Promise<GroupEntity | null> {
+    return this.db.manager.findOneBy(GroupEntity, { id });
+  }
+
+  findByName(name: string): Promise<GroupEntity | null> {
+    return this.db.manager.findOneBy(GroupEntity, { name });
+  }
+
+  /** The caller's effective role in `groupName`: the highest of their roles in it and its parents. */
+  async effectiveRole(userId: number, groupName: string): Promise<GroupRole | null> {
+    const rows: Array<{ role: GroupRole }> = await this.db.query(
+      `SELECT m.role FROM group_members m JOIN groups g ON g.id = m.group_id
+        WHERE m.user_id = $1 AND g.name = ANY($2::text[])`,
+      [userId, namespaceLineage(groupName)],
+    );
+    return highestRole(rows.map((r) => r.role));
+  }
+
+  /** Every group where the user has an effective role (all groups for `all`), ordered by id. */
+  async listWithRoles(userId: number, all: boolean): Promise<GroupWithRole[]> {
+    const groups = all
+      ? await this.db.manager.find(GroupEntity, { order: { id: 'ASC' } })
+      : await this.db.manager
+          .createQueryBuilder(GroupEntity, 'g')
+          .where(
+            `EXISTS (SELECT 1 FROM group_members m JOIN groups mg ON mg.id = m.group_id
+                      WHERE m.user_id = :userId AND (g.name = mg.name OR g.name LIKE mg.name || '/%'))`,
+            { userId },
+          )
+          .orderBy('g.id', 'ASC')
+          .getMany();
+    const direct: Array<{ name: string; role: GroupRole }> = await this.db.query(
+      `SELECT g.name, m.role FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = $1`,
+      [userId],
+    );
+    const byName = new Map(direct.map((d) => [d.name, d.role]));
+    return groups.map((group) => ({
+      group,
+      role: highestRole(namespaceLineage(group.name).flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []))),
+    }));
+  }
+
+  members(groupId: number): Promise<MemberRow[]> {
+    return this.db.query(
+      `SELECT m.user_id, u.user_name, m.role FROM group_members m JOIN users u ON u.id = m.user_id
+        WHERE m.group_id = $1 ORDER BY m.user_id`,
+      [groupId],
+    );
+  }
+
+  /** Creates the group with `ownerUserId` as its first Owner. */
+  createWithOwner(name: string, parentId: number | null, ownerUserId: number): Promise<GroupEntity> {
+    return this.db.transaction(async (tx) => {
+      const group = await tx.save(tx.create(GroupEntity, { name, parentId }));
+      await tx.insert(GroupMemberEntity, { groupId: group.id, userId: ownerUserId, role: 'Owner' });
+      return group;
+    });
+  }
+
+  /** Runs `work` in a transaction holding the group's row lock, so Owner checks cannot race. */
+  withLockedGroup<T>(groupId: number, work: (group: LockedGroup) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
+      return work(new LockedGroup(tx, groupId));
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import { createApp } from './app.setup';
+import { AppLogger, maskDatabaseUrl } from './common/logging/app-logger';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { DataDirLockedError } from './database/data-dir-lock';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = new AppLogger(config.logLevel, config.logFormat);
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (databaseUrl) {
+    logger.write('info', 'database: PostgreSQL server', { database_url: maskDatabaseUrl(databaseUrl) });
+  } else {
+    try {
+      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, maxConnections: config.dbPoolSize + 4 });
+    } catch (err) {
+      if (err instanceof DataDirLockedError) {
+        logger.write('fatal', err.message, { data_dir: err.dataDir, holder_pid: err.holderPid });
+        process.exit(73); // EX_CANTCREAT
+      }
+      throw err;
+    }
+    if (embedded.tookOverFromPid !== undefined) {
+      logger.write('warn', 'took over the lock of the data folder left by a dead process', {
+        data_dir: config.dataDir,
+        previous_pid: embedded.tookOverFromPid,
+      });
+    }
+    databaseUrl = embedded.url;
+    logger.write('info', 'database: embedded PostgreSQL (PGlite)', { data_dir: config.dataDir });
+  }
+
+  const app = await createApp(config, { databaseUrl, logger }).catch(async (err: unknown) => {
+    await embedded?.stop();
+    throw err;
+  });
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address();
+  logger.write('info', 'listening', {
+    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address),
+    boot_ms: Math.round(process.uptime() * 1000),
+    rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.write('info', 'shutting down', { signal });
+    setTimeout(() => {
+      logger.write('error', 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    void (async () => {
+      try {
+        await app.close();
+        await embedded?.stop();
+        logger.write('info', 'stopped');
+        process.exit(0);
+      } catch (err) {
+        logger.write('error', 'shutdown failed', { error: (err as Error).message });
+        process.exit(1);
+      }
+    })();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'boot failed', error: (err as Error)?.message ?? String(err) })}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type UserRole = 'admin' | 'user';
+export const USER_ROLES: readonly UserRole[] = ['admin', 'user'];
+
+@Entity('users')
+@Check('users_role_check', `"role" IN ('admin', 'user')`)
+@Index('users_user_name_key', ['userName'], { unique: true })
+export class UserEntity {
+  @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT', primaryKeyConstraintName: 'users_pkey' })
+  id: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  userName: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  role: UserRole;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
