@@ -1,5 +1,5 @@
 // The global ValidationPipe: unknown fields rejected, every broken rule listed in VALIDATION_FAILED.
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 
 function flatten(errors: ValidationError[], parent = ''): string[] {
@@ -14,8 +14,16 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return messages;
 }
 
+/** Validates bodies and queries; path params are left to their own pipes (IdPipe answers 404). */
+class BodyAndQueryValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' && metadata.type !== 'query') return Promise.resolve(value);
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyAndQueryValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,0 +1,118 @@
+// The plain facts the resolver decides over, and what it answers. No Nest, TypeORM or HTTP here:
+// the service loads these facts in a constant number of queries and hands them over.
+
+export type GroupRole = 'Owner' | 'Maintainer' | 'Developer' | 'Reporter';
+
+/** Where a selection came from, lowest precedence first. */
+export type SelectionSource = 'ghost' | 'subscription' | 'task' | 'message';
+
+export type UnresolvedReason = 'NOT_FOUND' | 'FORBIDDEN' | 'DELETED' | 'NAME_MISMATCH' | 'VERSION_NOT_FOUND';
+
+export const DEFAULT_NAMESPACE = 'default';
+
+/** A user whose identity a selection acts with (ghost owner, subscription owner, task creator, caller). */
+export interface Identity {
+  userId: number;
+  isAdmin: boolean;
+  /** Direct memberships by group name; a role in a parent group holds in its children. */
+  directRoles: Record<string, GroupRole>;
+}
+
+export interface VersionFacts {
+  version: number;
+  contentHash: string;
+}
+
+/** A skill row, deleted ones included (they answer DELETED). */
+export interface SkillFacts {
+  id: number;
+  name: string;
+  /** `default` for personal and public skills, else the group name. */
+  namespace: string;
+  isPublic: boolean;
+  /** The owner of a personal skill; null for group and public skills. */
+  ownerUserId: number | null;
+  deleted: boolean;
+  latest: VersionFacts;
+  /** Versions by number: at least the latest and every version pinned by a loaded ref. */
+  versions: Record<number, VersionFacts>;
+}
+
+/** A stored ghost ref: a skill id, pinned to `version` when `pinned`. */
+export interface StoredRef {
+  skill_id: number;
+  version?: number;
+  pinned?: boolean;
+}
+
+/** An explicit selection: exactly one scope, no fallback to another. */
+export interface ExplicitSelection {
+  name: string;
+  namespace: string;
+  is_public: boolean;
+  /** Subscriptions may pin a version. */
+  version?: number;
+}
+
+export interface GhostFacts {
+  ownerUserId: number;
+  skills: string[];
+  preloadSkills: string[];
+  skillRefs: Record<string, StoredRef>;
+  preloadSkillRefs: Record<string, StoredRef>;
+}
+
+export interface ResolutionFacts {
+  taskId: number;
+  taskCreatorUserId: number;
+  /** The task's team id, kept even when the team is gone. */
+  teamId: number;
+  /** The team's namespace; null when the team is gone (lookups then use `default`). */
+  teamNamespace: string | null;
+  /** Ghosts of the team's bots, in member order (empty when the team is gone). */
+  ghosts: GhostFacts[];
+  /** The subscription of the task's latest background execution. */
+  subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
+  /** The task labels (`requestedSkillRefs` and `additionalSkills` are JSON text). */
+  labels: Record<string, string>;
+  /** The message of an ExecutionRequest: the top source, acting as the caller. */
+  message: { callerUserId: number; selections: ExplicitSelection[] } | null;
+  /** Every user named above. */
+  identities: Record<number, Identity>;
+  /** Every skill any selection above may reach: by name in the relevant scopes, and by ref id. */
+  skills: SkillFacts[];
+}
+
+/** The ref emitted for a resolved name. */
+export interface SkillRef {
+  skill_id: number;
+  namespace: string;
+  is_public: boolean;
+  version: number;
+  content_hash: string;
+  pinned: boolean;
+}
+
+export interface Unresolved {
+  name: string;
+  source: SelectionSource;
+  reason: UnresolvedReason;
+}
+
+/** CONTRACT §5.3, the fingerprint aside. */
+export interface Resolution {
+  task_id: number;
+  team_id: number;
+  team_namespace: string;
+  skills: string[];
+  preload_skills: string[];
+  skill_refs: Record<string, SkillRef>;
+  preload_skill_refs: Record<string, SkillRef>;
+  unresolved: Unresolved[];
+  fingerprint: string;
+  /** ExecutionRequest: task selections in label order, then the message's, each name once. */
+  user_selected_skills: string[];
+}
+
+/** The outcome of turning one selection into a ref. */
+export type RefOutcome = { ok: true; ref: SkillRef; skill: SkillFacts } | { ok: false; reason: UnresolvedReason };

@@ -1,0 +1,85 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getJson, startService } from '../support/service-process';
+
+describe('the service on its embedded database (real processes)', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sr-boot-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('boots on a fresh folder, serves health and Swagger, writes the first admin key, stops cleanly', async () => {
+    const service = startService({ DATA_DIR: dataDir });
+    const port = await service.ready;
+    expect(await getJson(port, '/api/health/ready')).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
+    expect((await fetch(`http://127.0.0.1:${port}/api/docs`)).status).toBe(200);
+
+    const keyFile = join(dataDir, 'admin-api-key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    const me = await getJson(port, '/api/users/me', { 'x-api-key': key });
+    expect(me).toEqual({ status: 200, body: { id: 1, user_name: 'admin', role: 'admin' } });
+    expect(service.lines.join('\n')).toContain(keyFile);
+    expect(service.lines.join('\n')).not.toContain(key);
+    expect(service.lines.some((l) => l.includes('embedded PostgreSQL'))).toBe(true);
+
+    expect(existsSync(join(dataDir, 'skill-resolver.lock'))).toBe(true);
+    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(existsSync(join(dataDir, 'skill-resolver.lock'))).toBe(false);
+
+    // The data survives a restart (and SIGINT stops it as cleanly).
+    const again = startService({ DATA_DIR: dataDir });
+    const port2 = await again.ready;
+    expect((await getJson(port2, '/api/users/me', { 'x-api-key': key })).status).toBe(200);
+    expect(await again.stop('SIGINT')).toBe(0);
+  });
+
+  it('refuses a second process on a folder in use, naming the folder and the holder', async () => {
+    const first = startService({ DATA_DIR: dataDir });
+    await first.ready;
+    const second = startService({ DATA_DIR: dataDir });
+    const code = await second.exited;
+    expect(code).not.toBe(0);
+    const said = second.lines.join('\n');
+    expect(said).toContain(dataDir);
+    expect(said).toContain(`pid ${first.child.pid}`);
+    expect(await first.stop()).toBe(0);
+  });
+
+  it('takes over a lock left by a killed process, and says so', async () => {
+    const first = startService({ DATA_DIR: dataDir });
+    await first.ready;
+    await first.stop('SIGKILL');
+    expect(readFileSync(join(dataDir, 'skill-resolver.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+
+    const second = startService({ DATA_DIR: dataDir });
+    const port = await second.ready;
+    expect((await getJson(port, '/api/health/ready')).status).toBe(200);
+    const takeover = second.lines.find((l) => l.includes('took over the lock'));
+    expect(takeover).toBeDefined();
+    expect(JSON.parse(takeover!)).toEqual(
+      expect.objectContaining({ previous_pid: first.child.pid, data_dir: dataDir }),
+    );
+    expect(await second.stop()).toBe(0);
+  });
+});
+
+describe('configuration errors stop the process naming the variable', () => {
+  it.each([
+    ['PORT', 'seventy'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://root@localhost/db'],
+    ['DB_POOL_SIZE', '0'],
+    ['ADMIN_API_KEY', 'short'],
+    ['NODE_ENV', 'staging'],
+    ['MAX_PACKAGE_BYTES', '-1'],
+  ])('%s=%s', async (name, value) => {
+    const service = startService({ DATA_DIR: join(tmpdir(), 'sr-never-created'), [name]: value });
+    expect(await service.exited).toBe(78);
+    expect(service.lines.join('\n')).toContain(name);
+    expect(existsSync(join(tmpdir(), 'sr-never-created'))).toBe(false);
+  });
+});

@@ -1,0 +1,23 @@
+import { canonicalDigest, canonicalJson } from '../../src/common/canonical-json';
+
+describe('canonicalJson (RFC 8785)', () => {
+  it.each([
+    ['key order', { b: 1, a: [true, null] }, '{"a":[true,null],"b":1}'],
+    ['nested objects sorted too', { z: { y: 1, x: 2 } }, '{"z":{"x":2,"y":1}}'],
+    ['keys by UTF-16 code units, not code points', { '\u{1F600}': 1, '\uFFFF': 2 }, '{"\u{1F600}":1,"\uFFFF":2}'],
+    ['control characters escaped, non-ASCII kept', { s: 'é\n\u0001' }, '{"s":"é\\n\\u0001"}'],
+    ['numbers in shortest form', [1.0, 1e21, 0.1, -0], '[1,1e+21,0.1,0]'],
+    ['undefined members left out', { a: undefined, b: 'x' }, '{"b":"x"}'],
+  ])('%s', (_name, value, expected) => {
+    expect(canonicalJson(value)).toBe(expected);
+  });
+
+  it('rejects what JSON cannot carry', () => {
+    expect(() => canonicalJson(Number.NaN)).toThrow();
+    expect(() => canonicalJson(() => 1)).toThrow();
+  });
+
+  it('digests are sha256 of the canonical text', () => {
+    expect(canonicalDigest([])).toBe('sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945');
+  });
+});
