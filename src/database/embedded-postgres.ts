@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireDataDirLock, DataDirLock } from './data-dir-lock';
+import { EmbeddedSocketServer } from './embedded-socket-server';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -26,7 +27,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     let db: InstanceType<typeof PGlite>;
     if (options.dataDir) {
       const pgdata = join(options.dataDir, 'pgdata');
@@ -35,19 +35,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     } else {
       db = await PGlite.create();
     }
-    const server = new PGLiteSocketServer({
-      db,
-      host: '127.0.0.1',
-      port: options.port ?? 0,
-      maxConnections: options.maxConnections,
-    });
-    await server.start();
+    const server = new EmbeddedSocketServer(db, options.maxConnections);
+    const port = await server.listen('127.0.0.1', options.port ?? 0);
     return {
-      url: `postgresql://postgres@${server.getServerConn()}/postgres`,
+      url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       tookOverFromPid: lock?.tookOverFromPid,
       stop: async () => {
         try {
-          await server.stop();
+          await server.close();
           await db.close();
         } finally {
           lock?.release();
