@@ -1,5 +1,6 @@
 // Every migration, in order. A file made by `npm run migration:generate` is added here after
 // review (a test fails when a file in this folder is missing from the list).
 import { Identity1764460800000 } from './1764460800000-identity';
+import { Skills1764547200000 } from './1764547200000-skills';
 
-export const MIGRATIONS = [Identity1764460800000];
+export const MIGRATIONS = [Identity1764460800000, Skills1764547200000];

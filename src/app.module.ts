@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { SkillsModule } from './skills/skills.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -29,6 +30,7 @@ export class AppModule {
         UsersModule,
         GroupsModule,
         HealthModule,
+        SkillsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

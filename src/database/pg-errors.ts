@@ -15,3 +15,9 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = pgError(err);
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** The unique constraint a write violated, or null for any other error. */
+export function violatedUnique(err: unknown): string | null {
+  const e = pgError(err);
+  return e?.code === '23505' ? (e.constraint ?? '') : null;
+}

@@ -91,6 +91,17 @@ export class GroupsRepository {
     }));
   }
 
+  /** Names of the groups where the user has an effective role (a member of `a` reads `a/b`). */
+  async readableGroupNames(userId: number): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.db.query(
+      `SELECT g.name FROM groups g
+        WHERE EXISTS (SELECT 1 FROM group_members m JOIN groups mg ON mg.id = m.group_id
+                       WHERE m.user_id = $1 AND (g.name = mg.name OR g.name LIKE mg.name || '/%'))`,
+      [userId],
+    );
+    return rows.map((r) => r.name);
+  }
+
   members(groupId: number): Promise<MemberRow[]> {
     return this.db.query(
       `SELECT m.user_id, u.user_name, m.role FROM group_members m JOIN users u ON u.id = m.user_id

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_NAMESPACE, GroupRole, hasRole } from './group-role';
+import { DEFAULT_NAMESPACE, GroupRole } from './group-role';
 import { GroupsRepository } from './groups.repository';
-
-export interface Actor {
-  userId: number;
-  isAdmin: boolean;
-}
+import { Actor, canChange, canCreate, canRead, Scoped } from './scope-access';
 
 /** Roles in namespaces, for every feature that checks access to a group's things. */
 @Injectable()
@@ -19,18 +15,39 @@ export class NamespaceAccess {
     return this.groups.effectiveRole(userId, namespace);
   }
 
-  /**
-   * Asserts that `actor` holds at least `needed` in the group `namespace`: a group that does not
-   * exist, or where the actor has no role, answers 404; too low a role answers 403.
-   */
-  async requireRole(actor: Actor, namespace: string, needed: GroupRole): Promise<GroupRole | null> {
-    if (actor.isAdmin) {
-      if (!(await this.groups.findByName(namespace))) throw DomainError.notFound(`Group ${namespace} not found`);
-      return this.groups.effectiveRole(actor.userId, namespace);
+  /** The group namespaces whose things `actor` may read; `all` for admins. */
+  async readableGroups(actor: Actor): Promise<string[] | 'all'> {
+    return actor.isAdmin ? 'all' : this.groups.readableGroupNames(actor.userId);
+  }
+
+  /** Throws 404 unless `actor` may read `thing`; returns the actor's role in its namespace. */
+  async requireRead(actor: Actor, thing: Scoped, notFound = 'Not found'): Promise<GroupRole | null> {
+    const role = await this.roleIn(actor.userId, thing.namespace);
+    if (!canRead(actor, thing, role)) throw DomainError.notFound(notFound);
+    return role;
+  }
+
+  /** 404 when `actor` may not read `thing`, 403 when they may read but not change it. */
+  async requireChange(actor: Actor, thing: Scoped, notFound = 'Not found'): Promise<void> {
+    const role = await this.requireRead(actor, thing, notFound);
+    if (!canChange(actor, thing, role)) throw DomainError.forbidden('You may read this but not change it');
+  }
+
+  /** 404 for a group that does not exist or where the actor has no role, 403 for too low a role. */
+  async requireCreate(actor: Actor, namespace: string, isPublic = false): Promise<void> {
+    if (namespace !== DEFAULT_NAMESPACE && !(await this.groups.findByName(namespace))) {
+      throw DomainError.notFound(`Group ${namespace} not found`);
     }
     const role = await this.roleIn(actor.userId, namespace);
-    if (!role) throw DomainError.notFound(`Group ${namespace} not found`);
-    if (!hasRole(role, needed)) throw DomainError.forbidden(`This needs the ${needed} role in ${namespace}`);
-    return role;
+    switch (canCreate(actor, namespace, role, isPublic)) {
+      case 'ok':
+        return;
+      case 'not_found':
+        throw DomainError.notFound(`Group ${namespace} not found`);
+      case 'forbidden':
+        throw DomainError.forbidden(
+          isPublic ? 'Only admins publish public skills' : `Creating in ${namespace} needs Developer or higher`,
+        );
+    }
   }
 }

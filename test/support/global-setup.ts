@@ -19,7 +19,7 @@ async function startEmbedded(): Promise<string> {
   if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first (npm test does)`);
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   globalThis.__embeddedDb = child;
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   for await (const line of lines) {
     const parsed = JSON.parse(line) as { url: string };
     return parsed.url;

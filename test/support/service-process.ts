@@ -29,7 +29,7 @@ export function startService(env: Record<string, string>): ServiceProcess {
   });
   ready.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {

@@ -9,7 +9,13 @@ export type LogFormat = 'json' | 'text';
 const RANK: Record<LogLevel, number> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** Nest's start-up chatter: one line per module and route, kept for LOG_LEVEL=debug. */
-const NOISY_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const NOISY_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 export type LogSink = (line: string) => void;
 

@@ -1,0 +1,16 @@
+// Strong entity tags over content hashes, and If-None-Match matching (RFC 9110 §13.1.2).
+
+/** `"sha256:..."`: the quoted form sent in ETag. */
+export function quoteEtag(hash: string): string {
+  return `"${hash}"`;
+}
+
+/** True when the If-None-Match header names `hash` (weak comparison, as the RFC asks for GET). */
+export function ifNoneMatchHits(header: string | undefined, hash: string): boolean {
+  if (!header) return false;
+  const wanted = quoteEtag(hash);
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    return tag === '*' || tag === wanted || tag === `W/${wanted}`;
+  });
+}

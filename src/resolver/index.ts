@@ -1,0 +1,30 @@
+// The resolver's public API: plain functions over plain facts, no Nest, TypeORM or HTTP.
+export * from './resolution.types';
+export { canRead, effectiveRole, isReporterIn, plainIdentity } from './access';
+export { SkillCatalog, type SkillScope, scopeOf } from './skill-catalog';
+export { checkStoredRef, lookupByName, pinnedVersion, refTo, resolveExplicit, selectionScope } from './lookup';
+export {
+  ADDITIONAL_SKILLS_LABEL,
+  REQUESTED_SKILL_REFS_LABEL,
+  type TaskSelections,
+  parseTaskSelections,
+  selectedNames,
+} from './selections';
+export { resolveTask } from './resolve-task';
+export {
+  type GhostSaveFacts,
+  type GhostSaveResult,
+  type GhostSkillsInput,
+  type InvalidName,
+  type InvalidReason,
+  type SkillRefInput,
+  storedRefOf,
+  validateGhostSkills,
+} from './ghost-save';
+export {
+  type PersistedSelections,
+  invalidSelections,
+  mergeMessageSelections,
+  selectionOf,
+  selectionRefersTo,
+} from './selection-save';

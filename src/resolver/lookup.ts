@@ -1,0 +1,88 @@
+// CONTRACT §5.2: how one name, explicit selection or stored ref becomes a SkillRef.
+import { canRead, isReporterIn } from './access';
+import { SkillCatalog, SkillScope } from './skill-catalog';
+import { ownValue } from './own-value';
+import {
+  DEFAULT_NAMESPACE,
+  ExplicitSelection,
+  Identity,
+  RefOutcome,
+  SkillFacts,
+  StoredRef,
+  UnresolvedReason,
+} from './resolution.types';
+
+/**
+ * A ref pins only when it carries a `version` and `pinned` is not `false` (CONTRACT §4), so a ghost
+ * read and written back unchanged keeps its refs unpinned. Stored refs follow the same rule: they are
+ * written as `{skill_id, version, pinned: true}` when pinned and `{skill_id}` otherwise, and a stored
+ * `pinned: true` without a version follows the latest.
+ */
+export function pinnedVersion(ref: { version?: number; pinned?: boolean }): number | undefined {
+  return ref.version !== undefined && ref.pinned !== false ? ref.version : undefined;
+}
+
+function fail(reason: UnresolvedReason): RefOutcome {
+  return { ok: false, reason };
+}
+
+/** The ref to `skill` at its latest version, or at `pinned` when that version exists. */
+export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
+  const version = pinned === undefined ? skill.latest : ownValue(skill.versions, pinned);
+  if (!version) return fail('VERSION_NOT_FOUND');
+  return {
+    ok: true,
+    skill,
+    ref: {
+      skill_id: skill.id,
+      namespace: skill.namespace,
+      is_public: skill.isPublic,
+      version: version.version,
+      content_hash: version.contentHash,
+      pinned: pinned !== undefined,
+    },
+  };
+}
+
+/**
+ * Name lookup acting as `identity` in `namespace`: their own personal skill, else the group's skill
+ * when they are Reporter+ there, else the public skill. First hit wins; deleted rows are never hits.
+ */
+export function lookupByName(catalog: SkillCatalog, identity: Identity, namespace: string, name: string): RefOutcome {
+  const skill =
+    catalog.activePersonal(identity.userId, name) ??
+    (isReporterIn(identity, namespace) ? catalog.activeInGroup(namespace, name) : undefined) ??
+    catalog.activePublic(name);
+  return skill ? refTo(skill) : fail('NOT_FOUND');
+}
+
+/** The scope an explicit selection names when `identity` makes it: `default` is their own. */
+export function selectionScope(identity: Identity, selection: ExplicitSelection): SkillScope {
+  // `is_public` decides alone: a public selection's namespace is not consulted.
+  if (selection.is_public) return { kind: 'public' };
+  if (selection.namespace === DEFAULT_NAMESPACE) return { kind: 'personal', ownerUserId: identity.userId };
+  return { kind: 'group', namespace: selection.namespace };
+}
+
+/** Explicit selection: exactly the named scope, never another; `version` (subscriptions) pins. */
+export function resolveExplicit(catalog: SkillCatalog, identity: Identity, selection: ExplicitSelection): RefOutcome {
+  const scope = selectionScope(identity, selection);
+  // Checked before existence so that a non-member learns nothing about the group's skills.
+  if (scope.kind === 'group' && !isReporterIn(identity, scope.namespace)) return fail('FORBIDDEN');
+  const skill = catalog.activeIn(scope, selection.name);
+  if (!skill) return fail(catalog.holdsOnlyDeleted(scope, selection.name) ? 'DELETED' : 'NOT_FOUND');
+  return refTo(skill, selection.version);
+}
+
+/**
+ * A stored ref, re-checked at every read in this order: exists, not deleted, same name, readable by
+ * `identity`, pinned version exists. A failure stands: it is never replaced by a name lookup.
+ */
+export function checkStoredRef(catalog: SkillCatalog, identity: Identity, name: string, ref: StoredRef): RefOutcome {
+  const skill = catalog.byId(ref.skill_id);
+  if (!skill) return fail('NOT_FOUND');
+  if (skill.deleted) return fail('DELETED');
+  if (skill.name !== name) return fail('NAME_MISMATCH');
+  if (!canRead(identity, skill)) return fail('FORBIDDEN');
+  return refTo(skill, pinnedVersion(ref));
+}

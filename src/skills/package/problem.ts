@@ -1,0 +1,47 @@
+// The stable codes (CONTRACT §3) an inspected package can carry, and the one shape they take.
+export type ProblemCode =
+  | 'ZIP_INVALID'
+  | 'ZIP_UNSAFE_PATH'
+  | 'ZIP_SYMLINK'
+  | 'ZIP_DUPLICATE_PATH'
+  | 'ZIP_ENCRYPTED'
+  | 'ZIP_TOO_MANY_ENTRIES'
+  | 'ZIP_ENTRY_TOO_LARGE'
+  | 'ZIP_TOO_LARGE_EXPANDED'
+  | 'ZIP_RATIO'
+  | 'ZIP_LAYOUT'
+  | 'SKILL_MD_MISSING'
+  | 'FRONTMATTER_MISSING'
+  | 'FRONTMATTER_INVALID'
+  | 'NAME_MISSING'
+  | 'NAME_INVALID'
+  | 'NAME_MISMATCH'
+  | 'DESCRIPTION_MISSING'
+  | 'DESCRIPTION_INVALID'
+  | 'COMPATIBILITY_INVALID'
+  | 'METADATA_INVALID'
+  | 'ALLOWED_TOOLS_INVALID'
+  | 'LICENSE_INVALID';
+
+export type WarningCode = 'UNKNOWN_FIELD' | 'BODY_LONG';
+
+export interface Problem {
+  code: ProblemCode | WarningCode;
+  message: string;
+  /** The frontmatter key or the zip path concerned. */
+  field?: string;
+}
+
+export function problem(code: ProblemCode | WarningCode, message: string, field?: string): Problem {
+  return field === undefined ? { code, message } : { code, message, field };
+}
+
+/** Paths go into messages verbatim unless they are long enough to drown the message. */
+export function shown(path: string): string {
+  const chars = [...path];
+  return JSON.stringify(chars.length > 120 ? `${chars.slice(0, 120).join('')}...` : path);
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

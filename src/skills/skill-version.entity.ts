@@ -1,0 +1,54 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+import { SkillBlobEntity } from './skill-blob.entity';
+import { SkillEntity } from './skill.entity';
+import type { ManifestFile } from './package/inspect-package';
+
+/** One immutable version of a skill: numbered from 1, never changed once written. */
+@Entity('skill_versions')
+@Index('skill_versions_content_hash_idx', ['contentHash'])
+export class SkillVersionEntity {
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'skill_versions_pkey' })
+  skillId: number;
+
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'skill_versions_pkey' })
+  version: number;
+
+  @ManyToOne(() => SkillEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'skill_id', foreignKeyConstraintName: 'skill_versions_skill_id_fkey' })
+  skill?: SkillEntity;
+
+  /** `sha256:<hex>` of the stored zip bytes; the download ETag. */
+  @Column({ type: 'varchar', length: 71 })
+  contentHash: string;
+
+  @ManyToOne(() => SkillBlobEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'content_hash', foreignKeyConstraintName: 'skill_versions_content_hash_fkey' })
+  blob?: SkillBlobEntity;
+
+  /** `sha256:<hex>` of the RFC 8785 JSON of the file list. */
+  @Column({ type: 'varchar', length: 71 })
+  revision: string;
+
+  @Column({ type: 'integer' })
+  size: number;
+
+  @Column({ type: 'integer' })
+  fileCount: number;
+
+  @Column({ type: 'jsonb' })
+  manifest: ManifestFile[];
+
+  @Column({ type: 'jsonb' })
+  frontmatter: object;
+
+  @Column({ type: 'integer' })
+  createdByUserId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'created_by_user_id', foreignKeyConstraintName: 'skill_versions_created_by_user_id_fkey' })
+  createdBy?: UserEntity;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,42 @@
+import { ManifestDto, SkillDto, VersionDto } from './dto/skill.dto';
+import { SkillVersionEntity } from './skill-version.entity';
+import { SkillEntity } from './skill.entity';
+
+export function toVersionDto(v: SkillVersionEntity): VersionDto {
+  return {
+    version: v.version,
+    content_hash: v.contentHash,
+    revision: v.revision,
+    size: v.size,
+    file_count: v.fileCount,
+    created_at: v.createdAt.toISOString(),
+  };
+}
+
+export function toSkillDto(skill: SkillEntity, latest: SkillVersionEntity): SkillDto {
+  return {
+    id: skill.id,
+    name: skill.name,
+    namespace: skill.namespace,
+    is_public: skill.isPublic,
+    owner_user_id: skill.ownerUserId,
+    description: skill.description,
+    latest_version: toVersionDto(latest),
+    created_at: skill.createdAt.toISOString(),
+    updated_at: skill.updatedAt.toISOString(),
+  };
+}
+
+export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): ManifestDto {
+  return {
+    skill_id: skill.id,
+    name: skill.name,
+    namespace: skill.namespace,
+    is_public: skill.isPublic,
+    version: v.version,
+    content_hash: v.contentHash,
+    revision: v.revision,
+    files: v.manifest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, mode: f.mode })),
+    frontmatter: v.frontmatter,
+  };
+}

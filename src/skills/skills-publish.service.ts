@@ -1,0 +1,113 @@
+// Publishing: validate the package before any transaction, then one transaction per publish.
+import { Inject, Injectable } from '@nestjs/common';
+import { UserPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { violatedUnique } from '../database/pg-errors';
+import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
+import { NamespaceAccess } from '../groups/namespace-access.service';
+import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
+import { inspectPackage, PackageInspection } from './package/inspect-package';
+import { SkillReaders } from './skill-readers';
+import { toSkillDto } from './skill.mapper';
+import { NewVersion, SkillsRepository } from './skills.repository';
+
+export interface UploadedPackage {
+  buffer: Buffer;
+}
+
+@Injectable()
+export class SkillsPublishService {
+  constructor(
+    private readonly skills: SkillsRepository,
+    private readonly access: NamespaceAccess,
+    private readonly readers: SkillReaders,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async validate(file: UploadedPackage | undefined): Promise<ValidationReportDto> {
+    const report = await inspectPackage(requireFile(file).buffer, this.config.packageLimits);
+    return {
+      valid: report.valid,
+      name: report.name,
+      description: report.description,
+      errors: report.errors,
+      warnings: report.warnings,
+    };
+  }
+
+  async create(
+    caller: UserPrincipal,
+    file: UploadedPackage | undefined,
+    form: PublishSkillForm,
+  ): Promise<PublishedSkillDto> {
+    const namespace = form.namespace ?? DEFAULT_NAMESPACE;
+    const isPublic = form.public === 'true';
+    const problems = namespace === DEFAULT_NAMESPACE ? [] : groupNameProblems(namespace).map((p) => `namespace: ${p}`);
+    if (isPublic && namespace !== DEFAULT_NAMESPACE) problems.push('public=true needs namespace default');
+    if (!file) problems.push('file is required');
+    if (problems.length) throw DomainError.validation(problems);
+    await this.access.requireCreate(caller, namespace, isPublic);
+    const inspection = await this.inspect(file!);
+    try {
+      const created = await this.skills.createSkill(
+        { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
+        newVersion(file!, inspection, caller.userId),
+      );
+      return { ...toSkillDto(created.skill, created.latest), warnings: inspection.warnings };
+    } catch (err) {
+      if (/^skills_\w+_name_key$/.test(violatedUnique(err) ?? '')) {
+        throw new DomainError('SKILL_EXISTS', `A skill named ${inspection.name} already exists in this scope`);
+      }
+      throw err;
+    }
+  }
+
+  /** `created: false` when the bytes equal the latest version's (nothing is written). */
+  async addVersion(
+    caller: UserPrincipal,
+    skillId: number,
+    file: UploadedPackage | undefined,
+  ): Promise<{ created: boolean; skill: PublishedSkillDto }> {
+    const skill = await this.readers.changeable(caller, await this.skills.findById(skillId));
+    const inspection = await this.inspect(requireFile(file));
+    if (inspection.name !== skill.name) {
+      throw new DomainError('NAME_MISMATCH', `The package is named ${inspection.name}, the skill ${skill.name}`);
+    }
+    const result = await this.skills.addVersion(skill.id, newVersion(file!, inspection, caller.userId));
+    return {
+      created: result.created,
+      skill: { ...toSkillDto(result.skill, result.latest), warnings: inspection.warnings },
+    };
+  }
+
+  private async inspect(file: UploadedPackage): Promise<PackageInspection> {
+    const inspection = await inspectPackage(file.buffer, this.config.packageLimits);
+    if (!inspection.valid) {
+      throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
+        errors: inspection.errors,
+        warnings: inspection.warnings,
+      });
+    }
+    return inspection;
+  }
+}
+
+function requireFile(file: UploadedPackage | undefined): UploadedPackage {
+  if (!file) throw DomainError.validation(['file is required']);
+  return file;
+}
+
+function newVersion(file: UploadedPackage, inspection: PackageInspection, userId: number): NewVersion {
+  return {
+    data: file.buffer,
+    contentHash: inspection.contentHash,
+    revision: inspection.revision!,
+    fileCount: inspection.files.length,
+    manifest: inspection.files,
+    frontmatter: inspection.frontmatter ?? {},
+    description: inspection.description!,
+    createdByUserId: userId,
+  };
+}

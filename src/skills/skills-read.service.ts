@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { UserPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { ifNoneMatchHits } from '../common/http/etag';
+import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { NamespaceAccess } from '../groups/namespace-access.service';
+import { Actor } from '../groups/scope-access';
+import { ManifestDto, SkillDto, SkillListQuery, VersionDto } from './dto/skill.dto';
+import { SkillReaders } from './skill-readers';
+import { SkillVersionEntity } from './skill-version.entity';
+import { SkillEntity } from './skill.entity';
+import { toManifestDto, toSkillDto, toVersionDto } from './skill.mapper';
+import { SkillsRepository } from './skills.repository';
+
+const VERSION_NOT_FOUND = 'Version not found';
+
+export type SkillDownload =
+  | { notModified: true; contentHash: string }
+  | { notModified: false; contentHash: string; data: Buffer; filename: string; immutable: boolean };
+
+@Injectable()
+export class SkillsReadService {
+  constructor(
+    private readonly skills: SkillsRepository,
+    private readonly readers: SkillReaders,
+    private readonly access: NamespaceAccess,
+  ) {}
+
+  async list(caller: UserPrincipal, query: SkillListQuery): Promise<Page<SkillDto>> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const rows = await this.skills.list({
+      readerUserId: caller.userId,
+      readableGroups: await this.access.readableGroups(caller),
+      namespace: query.namespace,
+      isPublic: query.is_public === undefined ? undefined : query.is_public === 'true',
+      name: query.name,
+      q: query.q,
+      afterId: query.cursor,
+      limit,
+    });
+    return toPage(
+      rows.map((r) => ({ ...r, id: r.skill.id })),
+      limit,
+      (r) => toSkillDto(r.skill, r.latest),
+    );
+  }
+
+  async get(caller: Actor, id: number): Promise<SkillDto> {
+    const skill = await this.readers.readable(caller, await this.skills.findById(id));
+    const latest = await this.version(skill, skill.latestVersion);
+    return toSkillDto(skill, latest);
+  }
+
+  async versions(
+    caller: Actor,
+    id: number,
+    before: number | undefined,
+    limit = DEFAULT_LIMIT,
+  ): Promise<Page<VersionDto>> {
+    const skill = await this.readers.readable(caller, await this.skills.findById(id));
+    const rows = await this.skills.listVersions(skill.id, before, limit);
+    const items = rows.slice(0, limit);
+    return {
+      items: items.map(toVersionDto),
+      next_cursor: rows.length > limit ? String(items[items.length - 1].version) : null,
+    };
+  }
+
+  async manifest(caller: Actor, id: number, version?: number): Promise<ManifestDto> {
+    const skill = await this.readers.readable(caller, await this.skills.findById(id));
+    return toManifestDto(skill, await this.version(skill, version ?? skill.latestVersion));
+  }
+
+  /** The bytes of a version (the latest by default); 304 from the version row alone. */
+  async download(caller: Actor, id: number, version: number | undefined, ifNoneMatch?: string): Promise<SkillDownload> {
+    const skill = await this.readers.readable(caller, await this.skills.findById(id));
+    return this.downloadReadable(skill, version, ifNoneMatch);
+  }
+
+  /** For callers whose access was decided elsewhere (task tokens). */
+  async downloadReadable(
+    skill: SkillEntity,
+    version: number | undefined,
+    ifNoneMatch?: string,
+  ): Promise<SkillDownload> {
+    const v = await this.version(skill, version ?? skill.latestVersion);
+    if (ifNoneMatchHits(ifNoneMatch, v.contentHash)) return { notModified: true, contentHash: v.contentHash };
+    const data = await this.skills.readBlob(v.contentHash);
+    if (!data) throw new DomainError('INTERNAL', `The bytes of ${skill.name} v${v.version} are missing`);
+    return {
+      notModified: false,
+      contentHash: v.contentHash,
+      data,
+      filename: `${skill.name}-${v.version}.zip`,
+      immutable: version !== undefined,
+    };
+  }
+
+  private async version(skill: SkillEntity, version: number): Promise<SkillVersionEntity> {
+    const v = await this.skills.findVersion(skill.id, version);
+    if (!v) throw DomainError.notFound(VERSION_NOT_FOUND);
+    return v;
+  }
+}

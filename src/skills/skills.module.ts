@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { memoryStorage } from 'multer';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { SkillReaders } from './skill-readers';
+import { SkillsDeleteService } from './skills-delete.service';
+import { SkillsPublishService } from './skills-publish.service';
+import { SkillsReadService } from './skills-read.service';
+import { SkillsController } from './skills.controller';
+import { SkillsRepository } from './skills.repository';
+
+@Module({
+  imports: [
+    // The package stays in memory (at most MAX_PACKAGE_BYTES): it is hashed, inspected and stored as is.
+    MulterModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        storage: memoryStorage(),
+        limits: { fileSize: config.packageLimits.maxPackageBytes, files: 1, fields: 8, fieldSize: 1024, parts: 10 },
+      }),
+    }),
+  ],
+  controllers: [SkillsController],
+  providers: [SkillsRepository, SkillReaders, SkillsPublishService, SkillsReadService, SkillsDeleteService],
+  exports: [SkillsRepository, SkillReaders, SkillsReadService],
+})
+export class SkillsModule {}

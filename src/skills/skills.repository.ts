@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../common/errors/domain-error';
+import { SkillBlobEntity } from './skill-blob.entity';
+import { SkillVersionEntity } from './skill-version.entity';
+import { SkillEntity } from './skill.entity';
+import type { ManifestFile } from './package/inspect-package';
+
+export interface SkillWithLatest {
+  skill: SkillEntity;
+  latest: SkillVersionEntity;
+}
+
+export interface NewVersion {
+  data: Buffer;
+  contentHash: string;
+  revision: string;
+  fileCount: number;
+  manifest: ManifestFile[];
+  frontmatter: object;
+  description: string;
+  createdByUserId: number;
+}
+
+export interface NewSkill {
+  name: string;
+  namespace: string;
+  isPublic: boolean;
+  ownerUserId: number | null;
+}
+
+export interface SkillListFilter {
+  /** Who reads: their personal skills, these groups (or every group), and public skills. */
+  readerUserId: number;
+  readableGroups: string[] | 'all';
+  namespace?: string;
+  isPublic?: boolean;
+  name?: string;
+  q?: string;
+  afterId?: number;
+  limit: number;
+}
+
+@Injectable()
+export class SkillsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  findById(id: number): Promise<SkillEntity | null> {
+    return this.db.manager.findOneBy(SkillEntity, { id });
+  }
+
+  findVersion(skillId: number, version: number): Promise<SkillVersionEntity | null> {
+    return this.db.manager.findOneBy(SkillVersionEntity, { skillId, version });
+  }
+
+  /** Newest first, versions below `before` when given; `limit + 1` rows to tell if more exist. */
+  listVersions(skillId: number, before: number | undefined, limit: number): Promise<SkillVersionEntity[]> {
+    const qb = this.db.manager
+      .createQueryBuilder(SkillVersionEntity, 'v')
+      .where('v.skill_id = :skillId', { skillId })
+      .orderBy('v.version', 'DESC')
+      .limit(limit + 1);
+    if (before !== undefined) qb.andWhere('v.version < :before', { before });
+    return qb.getMany();
+  }
+
+  /** Active skills the reader may see, by id, with their latest versions; `limit + 1` rows. */
+  async list(filter: SkillListFilter): Promise<SkillWithLatest[]> {
+    const qb = this.db.manager
+      .createQueryBuilder(SkillEntity, 's')
+      .where('s.deleted_at IS NULL')
+      .orderBy('s.id', 'ASC')
+      .limit(filter.limit + 1);
+    if (filter.readableGroups !== 'all') {
+      const groups = filter.readableGroups;
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where('s.is_public').orWhere(`(s.namespace = 'default' AND s.owner_user_id = :reader)`, {
+            reader: filter.readerUserId,
+          });
+          if (groups.length) w.orWhere('s.namespace IN (:...groups)', { groups });
+        }),
+      );
+    }
+    if (filter.namespace !== undefined) qb.andWhere('s.namespace = :namespace', { namespace: filter.namespace });
+    if (filter.isPublic !== undefined) qb.andWhere('s.is_public = :isPublic', { isPublic: filter.isPublic });
+    if (filter.name !== undefined) qb.andWhere('s.name = :name', { name: filter.name });
+    if (filter.q !== undefined) {
+      // strpos: a literal substring, so % and _ in the query mean themselves.
+      qb.andWhere('(strpos(lower(s.name), lower(:q)) > 0 OR strpos(lower(s.description), lower(:q)) > 0)', {
+        q: filter.q,
+      });
+    }
+    if (filter.afterId !== undefined) qb.andWhere('s.id > :afterId', { afterId: filter.afterId });
+    const skills = await qb.getMany();
+    return this.withLatest(skills);
+  }
+
+  async findWithLatest(id: number): Promise<SkillWithLatest | null> {
+    const skill = await this.findById(id);
+    return skill ? (await this.withLatest([skill]))[0] : null;
+  }
+
+  async readBlob(contentHash: string): Promise<Buffer | null> {
+    const rows: Array<{ data: Buffer }> = await this.db.query('SELECT data FROM skill_blobs WHERE content_hash = $1', [
+      contentHash,
+    ]);
+    return rows[0]?.data ?? null;
+  }
+
+  /** Version 1 of a new skill, its blob and the skill row, in one transaction. */
+  createSkill(skill: NewSkill, version: NewVersion): Promise<SkillWithLatest> {
+    return this.db.transaction(async (tx) => {
+      const saved = await tx.save(
+        tx.create(SkillEntity, {
+          ...skill,
+          createdByUserId: version.createdByUserId,
+          description: version.description,
+          latestVersion: 1,
+        }),
+      );
+      const latest = await this.insertVersion(tx, saved.id, 1, version);
+      return { skill: saved, latest };
+    });
+  }
+
+  /**
+   * Version N+1 under the skill's row lock, so concurrent uploads get consecutive numbers; bytes
+   * identical to the latest version create nothing (`created: false`).
+   */
+  addVersion(skillId: number, version: NewVersion): Promise<SkillWithLatest & { created: boolean }> {
+    return this.db.transaction(async (tx) => {
+      const skill = await tx.findOne(SkillEntity, { where: { id: skillId }, lock: { mode: 'pessimistic_write' } });
+      if (!skill || skill.deletedAt) throw DomainError.notFound('Skill not found');
+      const current = await tx.findOneByOrFail(SkillVersionEntity, { skillId, version: skill.latestVersion });
+      if (current.contentHash === version.contentHash) return { skill, latest: current, created: false };
+      const latest = await this.insertVersion(tx, skillId, skill.latestVersion + 1, version);
+      await tx.update(
+        SkillEntity,
+        { id: skillId },
+        { latestVersion: latest.version, description: version.description, updatedAt: () => 'now()' },
+      );
+      const updated = await tx.findOneByOrFail(SkillEntity, { id: skillId });
+      return { skill: updated, latest, created: true };
+    });
+  }
+
+  /** Soft delete: the row and its versions stay, the name is free again in its scope. */
+  async softDelete(id: number): Promise<void> {
+    await this.db.manager.update(SkillEntity, { id }, { deletedAt: () => 'now()' });
+  }
+
+  private async insertVersion(
+    tx: EntityManager,
+    skillId: number,
+    number: number,
+    v: NewVersion,
+  ): Promise<SkillVersionEntity> {
+    await tx
+      .createQueryBuilder()
+      .insert()
+      .into(SkillBlobEntity)
+      .values({ contentHash: v.contentHash, data: v.data, size: v.data.length })
+      .orIgnore()
+      .execute();
+    return tx.save(
+      tx.create(SkillVersionEntity, {
+        skillId,
+        version: number,
+        contentHash: v.contentHash,
+        revision: v.revision,
+        size: v.data.length,
+        fileCount: v.fileCount,
+        manifest: v.manifest,
+        frontmatter: v.frontmatter,
+        createdByUserId: v.createdByUserId,
+      }),
+    );
+  }
+
+  private async withLatest(skills: SkillEntity[]): Promise<SkillWithLatest[]> {
+    if (skills.length === 0) return [];
+    const versions = await this.db.manager
+      .createQueryBuilder(SkillVersionEntity, 'v')
+      .select(['v.skillId', 'v.version', 'v.contentHash', 'v.revision', 'v.size', 'v.fileCount', 'v.createdAt'])
+      .where('(v.skill_id, v.version) IN (SELECT id, latest_version FROM skills WHERE id = ANY(:ids))', {
+        ids: skills.map((s) => s.id),
+      })
+      .getMany();
+    const byId = new Map(versions.map((v) => [v.skillId, v]));
+    return skills.map((skill) => ({ skill, latest: byId.get(skill.id)! }));
+  }
+}
