@@ -2,5 +2,6 @@
 // review (a test fails when a file in this folder is missing from the list).
 import { Identity1764460800000 } from './1764460800000-identity';
 import { Skills1764547200000 } from './1764547200000-skills';
+import { Resources1764633600000 } from './1764633600000-resources';
 
-export const MIGRATIONS = [Identity1764460800000, Skills1764547200000];
+export const MIGRATIONS = [Identity1764460800000, Skills1764547200000, Resources1764633600000];

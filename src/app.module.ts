@@ -2,7 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
+import { BotsModule } from './bots/bots.module';
+import { GhostsModule } from './ghosts/ghosts.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { TeamsModule } from './teams/teams.module';
 import { ErrorFilter } from './common/errors/error.filter';
+import { ScopedModule } from './common/scoped/scoped.module';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
@@ -29,8 +34,13 @@ export class AppModule {
         AuthModule,
         UsersModule,
         GroupsModule,
+        ScopedModule,
         HealthModule,
         SkillsModule,
+        GhostsModule,
+        BotsModule,
+        TeamsModule,
+        SubscriptionsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,4 +1,11 @@
 // Every entity, in one list shared by the app and the migration CLI.
+import { BotEntity } from '../bots/bot.entity';
+import { GhostEntity } from '../ghosts/ghost.entity';
+import { SubscriptionEntity } from '../subscriptions/subscription.entity';
+import { BackgroundExecutionEntity } from '../tasks/background-execution.entity';
+import { TaskTokenEntity } from '../tasks/task-token.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { TeamEntity } from '../teams/team.entity';
 import { GroupMemberEntity } from '../groups/group-member.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { SkillBlobEntity } from '../skills/skill-blob.entity';
@@ -15,4 +22,11 @@ export const ENTITIES = [
   SkillEntity,
   SkillVersionEntity,
   SkillBlobEntity,
+  GhostEntity,
+  BotEntity,
+  TeamEntity,
+  TaskEntity,
+  SubscriptionEntity,
+  BackgroundExecutionEntity,
+  TaskTokenEntity,
 ];

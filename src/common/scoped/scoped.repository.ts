@@ -1,0 +1,80 @@
+// Persistence shared by ghosts, bots, teams and subscriptions: active rows by id, lists of what a
+// reader may see, and writes that turn a scope's name clash into 409 NAME_TAKEN.
+import { DeepPartial, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+import { DomainError } from '../errors/domain-error';
+import { violatedUnique } from '../../database/pg-errors';
+import { ScopedResourceEntity } from './scoped-resource.entity';
+
+export interface ScopedListFilter {
+  readerUserId: number;
+  /** The group namespaces the reader may read, or every one (admins). */
+  readableGroups: string[] | 'all';
+  namespace?: string;
+  afterId?: number;
+  limit: number;
+}
+
+export class ScopedRepository<E extends ScopedResourceEntity> {
+  constructor(
+    protected readonly repo: Repository<E>,
+    private readonly table: string,
+  ) {}
+
+  findActive(id: number): Promise<E | null> {
+    return this.repo.findOneBy({ id, deletedAt: IsNull() } as FindOptionsWhere<E>);
+  }
+
+  findActiveByIds(ids: number[]): Promise<E[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.repo.findBy({ id: In(ids), deletedAt: IsNull() } as FindOptionsWhere<E>);
+  }
+
+  /** Readable active rows by id, `limit + 1` of them (the extra one says another page exists). */
+  list(filter: ScopedListFilter): Promise<E[]> {
+    const qb = this.repo
+      .createQueryBuilder('r')
+      .where('r.deleted_at IS NULL')
+      .orderBy('r.id', 'ASC')
+      .limit(filter.limit + 1);
+    if (filter.readableGroups !== 'all') {
+      const groups = filter.readableGroups;
+      qb.andWhere(
+        groups.length
+          ? `((r.namespace = 'default' AND r.owner_user_id = :reader) OR r.namespace IN (:...groups))`
+          : `(r.namespace = 'default' AND r.owner_user_id = :reader)`,
+        { reader: filter.readerUserId, groups },
+      );
+    }
+    if (filter.namespace !== undefined) qb.andWhere('r.namespace = :namespace', { namespace: filter.namespace });
+    if (filter.afterId !== undefined) qb.andWhere('r.id > :afterId', { afterId: filter.afterId });
+    return qb.getMany();
+  }
+
+  async insert(values: DeepPartial<E>): Promise<E> {
+    return this.nameClash(() => this.repo.save(this.repo.create(values)), values.name as string);
+  }
+
+  /** Replaces the writable fields of `entity`. */
+  async replace(entity: E, values: DeepPartial<E>): Promise<E> {
+    return this.nameClash(
+      () => this.repo.save(this.repo.merge(entity, values)),
+      (values.name as string) ?? entity.name,
+    );
+  }
+
+  async softDelete(id: number): Promise<void> {
+    await this.repo.update(id, { deletedAt: () => 'now()' } as never);
+  }
+
+  private async nameClash<T>(write: () => Promise<T>, name: string): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      const constraint = violatedUnique(err);
+      if (constraint === `${this.table}_personal_name_key` || constraint === `${this.table}_group_name_key`) {
+        throw new DomainError('NAME_TAKEN', `The name ${name} is taken in this scope`);
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,184 @@
+// Loads the plain facts the resolver decides over, in a constant number of queries: one for a
+// task's selections and the identities behind them, one for every skill they may reach.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  ExplicitSelection,
+  GhostFacts,
+  GroupRole,
+  Identity,
+  SkillCatalog,
+  SkillFacts,
+  StoredRef,
+  VersionFacts,
+} from '../resolver';
+
+/** What may be reached: names in scopes, plus stored refs by id, plus pinned version numbers. */
+export interface SkillReach {
+  names: Iterable<string>;
+  /** Users whose personal skills of those names are candidates. */
+  personalOwners: Iterable<number>;
+  /** Group namespaces whose skills of those names are candidates. */
+  namespaces: Iterable<string>;
+  ids: Iterable<number>;
+  /** Version numbers pinned anywhere (loaded for every candidate skill). */
+  versions: Iterable<number>;
+}
+
+export interface TaskSelectionFacts {
+  task: { id: number; teamId: number; ownerUserId: number; namespace: string; labels: Record<string, string> };
+  /** Null when the team is deleted. */
+  team: { id: number; namespace: string } | null;
+  ghosts: GhostFacts[];
+  /** Subscriptions of the task's background executions, newest first; deleted ones left out. */
+  subscriptions: Array<{ executionId: number; ownerUserId: number; skillRefs: ExplicitSelection[] }>;
+  identities: Record<number, Identity>;
+}
+
+interface TaskRow {
+  task: TaskSelectionFacts['task'] | null;
+  team: { id: number; namespace: string; deleted: boolean } | null;
+  ghosts: Array<{
+    owner_user_id: number;
+    skills: string[];
+    preload_skills: string[];
+    skill_refs: Record<string, StoredRef>;
+    preload_skill_refs: Record<string, StoredRef>;
+  }> | null;
+  subscriptions: Array<{ execution_id: number; owner_user_id: number; skill_refs: ExplicitSelection[] }> | null;
+  users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
+}
+
+interface SkillRow {
+  id: number;
+  name: string;
+  namespace: string;
+  is_public: boolean;
+  owner_user_id: number | null;
+  deleted: boolean;
+  latest_version: number;
+  versions: Array<{ version: number; content_hash: string }>;
+}
+
+const USERS_JSON = `
+  SELECT json_agg(json_build_object(
+           'id', u.id, 'role', u.role,
+           'memberships', (SELECT json_agg(json_build_object('name', g.name, 'role', m.role))
+                             FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id)))
+    FROM users u WHERE u.id = ANY(ids.ids)`;
+
+@Injectable()
+export class ResolutionFactsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The task, its team's ghosts in member order, its subscriptions and every identity involved. */
+  async loadTaskSelections(taskId: number, extraUserIds: number[] = []): Promise<TaskSelectionFacts | null> {
+    const rows: TaskRow[] = await this.db.query(
+      `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
+            tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
+                     FROM teams JOIN t ON teams.id = t.team_id),
+            member AS (SELECT m.ord, (m.elem->>'bot_id')::int AS bot_id
+                         FROM tm, jsonb_array_elements(tm.members) WITH ORDINALITY AS m(elem, ord)
+                        WHERE NOT tm.deleted),
+            gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
+                     FROM member
+                     JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
+                     JOIN ghosts g ON g.id = b.ghost_id AND g.deleted_at IS NULL),
+            sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs
+                      FROM background_executions e
+                      JOIN subscriptions s ON s.id = e.subscription_id AND s.deleted_at IS NULL
+                     WHERE e.task_id = $1),
+            ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
+                                 UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
+       SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
+                                        'namespace', namespace, 'labels', labels) FROM t) AS task,
+              (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
+              (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
+              (SELECT json_agg(sub ORDER BY sub.execution_id DESC) FROM sub) AS subscriptions,
+              (${USERS_JSON}) AS users
+         FROM ids`,
+      [taskId, extraUserIds],
+    );
+    const row = rows[0];
+    if (!row?.task) return null;
+    return {
+      task: row.task,
+      team: row.team && !row.team.deleted ? { id: row.team.id, namespace: row.team.namespace } : null,
+      ghosts: (row.ghosts ?? []).map((g) => ({
+        ownerUserId: g.owner_user_id,
+        skills: g.skills,
+        preloadSkills: g.preload_skills,
+        skillRefs: g.skill_refs,
+        preloadSkillRefs: g.preload_skill_refs,
+      })),
+      subscriptions: (row.subscriptions ?? []).map((s) => ({
+        executionId: s.execution_id,
+        ownerUserId: s.owner_user_id,
+        skillRefs: s.skill_refs,
+      })),
+      identities: toIdentities(row.users),
+    };
+  }
+
+  /** Identities (admin flag and direct group roles) of the given users. */
+  async loadIdentities(userIds: number[]): Promise<Record<number, Identity>> {
+    const rows: Array<{ users: TaskRow['users'] }> = await this.db.query(
+      `WITH ids AS (SELECT $1::int[] AS ids) SELECT (${USERS_JSON}) AS users FROM ids`,
+      [userIds],
+    );
+    return toIdentities(rows[0]?.users ?? null);
+  }
+
+  /** Every skill (deleted ones too) that the reach names, with its latest and pinned versions. */
+  async loadCatalog(reach: SkillReach): Promise<SkillCatalog> {
+    const rows: SkillRow[] = await this.db.query(
+      `SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
+              s.latest_version,
+              (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
+                 FROM skill_versions v
+                WHERE v.skill_id = s.id AND (v.version = s.latest_version OR v.version = ANY($5::int[]))) AS versions
+         FROM skills s
+        WHERE s.id = ANY($1::int[])
+           OR (s.name = ANY($2::text[])
+               AND (s.is_public OR s.namespace = ANY($3::text[])
+                    OR (s.namespace = 'default' AND s.owner_user_id = ANY($4::int[]))))`,
+      [
+        [...reach.ids],
+        [...new Set(reach.names)],
+        [...new Set(reach.namespaces)],
+        [...new Set(reach.personalOwners)],
+        [...new Set(reach.versions)],
+      ],
+    );
+    return new SkillCatalog(rows.map(toSkillFacts));
+  }
+}
+
+function toIdentities(users: TaskRow['users']): Record<number, Identity> {
+  const identities: Record<number, Identity> = {};
+  for (const user of users ?? []) {
+    identities[user.id] = {
+      userId: user.id,
+      isAdmin: user.role === 'admin',
+      directRoles: Object.fromEntries((user.memberships ?? []).map((m) => [m.name, m.role])),
+    };
+  }
+  return identities;
+}
+
+function toSkillFacts(row: SkillRow): SkillFacts {
+  const versions: Record<number, VersionFacts> = {};
+  for (const v of row.versions ?? []) versions[v.version] = { version: v.version, contentHash: v.content_hash };
+  return {
+    id: row.id,
+    name: row.name,
+    namespace: row.namespace,
+    isPublic: row.is_public,
+    // Only a personal skill has an owner in the resolver's sense; a group skill's creator is not one.
+    ownerUserId: row.namespace === 'default' && !row.is_public ? row.owner_user_id : null,
+    deleted: row.deleted,
+    latest: versions[row.latest_version],
+    versions,
+  };
+}
