@@ -5,7 +5,9 @@ import { AuthModule } from './auth/auth.module';
 import { BotsModule } from './bots/bots.module';
 import { GhostsModule } from './ghosts/ghosts.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
+import { CacheModule } from './common/cache/cache.module';
 import { ErrorFilter } from './common/errors/error.filter';
 import { ScopedModule } from './common/scoped/scoped.module';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -15,17 +17,22 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { ResolutionModule } from './resolution/resolution.module';
 import { SkillsModule } from './skills/skills.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule {
-  /** `databaseUrl` is the configured server or the embedded one started by the caller. */
-  static forRoot(config: AppConfig, logger: AppLogger, databaseUrl: string): DynamicModule {
+  /**
+   * `databaseUrl` is the configured server or the embedded one started by the caller;
+   * `listenForChanges` when other processes may write to it (a server).
+   */
+  static forRoot(config: AppConfig, logger: AppLogger, databaseUrl: string, listenForChanges: boolean): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, logger),
+        CacheModule.forRoot(listenForChanges ? databaseUrl : null),
         TypeOrmModule.forRoot({
           ...buildDataSourceOptions({ url: databaseUrl, poolSize: config.dbPoolSize }),
           retryAttempts: 3,
@@ -41,6 +48,8 @@ export class AppModule {
         BotsModule,
         TeamsModule,
         SubscriptionsModule,
+        TasksModule,
+        ResolutionModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -45,14 +45,17 @@ export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
 export interface CreateAppOptions {
   databaseUrl: string;
   logger: AppLogger;
+  /** Hear writes made by other processes (a shared server); defaults to `config.databaseUrl` being set. */
+  listenForChanges?: boolean;
 }
 
 /** Connects, migrates (once across replicas), installs the first admin and sets the app up. */
 export async function createApp(
   config: AppConfig,
-  { databaseUrl, logger }: CreateAppOptions,
+  { databaseUrl, logger, listenForChanges = config.databaseUrl !== undefined }: CreateAppOptions,
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, databaseUrl), {
+  const module = AppModule.forRoot(config, logger, databaseUrl, listenForChanges);
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     logger,
     bodyParser: false,
     abortOnError: false,

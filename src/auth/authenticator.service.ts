@@ -1,22 +1,79 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { highestRole } from '../groups/group-role';
+import { canReadTask } from '../tasks/task-access';
 import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
 import { CredentialsRepository } from './credentials.repository';
 import { Principal } from './principal';
-import { hashSecret } from './secrets';
+import { hashSecret, TASK_TOKEN_PREFIX } from './secrets';
 
-/** Turns a presented secret into a principal, or null when it is unknown or revoked. */
+interface Verified {
+  principal: Principal;
+  /** API keys: recorded as used on every hit. */
+  keyId?: number;
+  /** Task tokens: checked on every hit, a cached token expires on time. */
+  expiresAt?: number;
+}
+
+/**
+ * Turns a presented secret into a principal, or null when it is unknown, revoked or expired.
+ * Verified credentials are cached by hash until the next change (ChangeGeneration), so a
+ * revocation, a role change or a lost membership takes effect at once.
+ */
 @Injectable()
 export class Authenticator {
+  private readonly verified: GenerationCache<Verified>;
+
   constructor(
     private readonly credentials: CredentialsRepository,
     private readonly usage: ApiKeyUsageRecorder,
-  ) {}
+    private readonly changes: ChangeGeneration,
+  ) {
+    this.verified = new GenerationCache(changes);
+  }
 
-  async authenticate(secret: string): Promise<Principal | null> {
+  async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
     const hash = hashSecret(secret);
+    const cached = this.verified.get(hash);
+    if (cached && (cached.expiresAt === undefined || cached.expiresAt > now)) return this.use(cached);
+    const generation = this.changes.current();
+    const verified = secret.startsWith(TASK_TOKEN_PREFIX) ? await this.taskToken(hash, now) : await this.apiKey(hash);
+    if (!verified) return null;
+    this.verified.set(hash, verified, generation);
+    return this.use(verified);
+  }
+
+  private use(verified: Verified): Principal {
+    if (verified.keyId !== undefined) this.usage.record(verified.keyId);
+    return verified.principal;
+  }
+
+  private async apiKey(hash: string): Promise<Verified | null> {
     const owner = await this.credentials.findActiveApiKeyOwner(hash);
     if (!owner) return null;
-    this.usage.record(owner.key_id);
-    return { kind: 'user', userId: owner.user_id, userName: owner.user_name, isAdmin: owner.role === 'admin' };
+    const principal: Principal = {
+      kind: 'user',
+      userId: owner.user_id,
+      userName: owner.user_name,
+      isAdmin: owner.role === 'admin',
+    };
+    return { principal, keyId: owner.key_id };
+  }
+
+  /** A token holds until it expires or is revoked, and only while its minter may read the task. */
+  private async taskToken(hash: string, now: number): Promise<Verified | null> {
+    const row = await this.credentials.findTaskToken(hash);
+    const expiresAt = row?.expires_at.getTime();
+    if (!row || row.revoked || expiresAt === undefined || expiresAt <= now) return null;
+    const minter = { userId: row.minter_user_id, isAdmin: row.minter_role === 'admin' };
+    const task = { ownerUserId: row.task_owner_user_id, namespace: row.task_namespace };
+    if (!canReadTask(minter, task, highestRole(row.minter_group_roles ?? []))) return null;
+    const principal: Principal = {
+      kind: 'task_token',
+      tokenId: row.token_id,
+      taskId: row.task_id,
+      minterUserId: row.minter_user_id,
+    };
+    return { principal, expiresAt };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GroupRole } from '../groups/group-role';
 import { UserRole } from '../users/user.entity';
 
 export interface ApiKeyOwnerRow {
@@ -8,6 +9,19 @@ export interface ApiKeyOwnerRow {
   user_id: number;
   user_name: string;
   role: UserRole;
+}
+
+export interface TaskTokenRow {
+  token_id: number;
+  task_id: number;
+  minter_user_id: number;
+  expires_at: Date;
+  revoked: boolean;
+  task_owner_user_id: number;
+  task_namespace: string;
+  minter_role: UserRole;
+  /** The minter's direct roles in the task's namespace and its parents. */
+  minter_group_roles: GroupRole[] | null;
 }
 
 /** The reads behind authentication: one round trip per request. */
@@ -21,6 +35,23 @@ export class CredentialsRepository {
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [keyHash],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** A token with what decides whether it still holds: expiry, revocation, the minter's access. */
+  async findTaskToken(tokenHash: string): Promise<TaskTokenRow | null> {
+    const rows: TaskTokenRow[] = await this.db.query(
+      `SELECT tt.id AS token_id, tt.task_id, tt.minter_user_id, tt.expires_at, tt.revoked_at IS NOT NULL AS revoked,
+              t.owner_user_id AS task_owner_user_id, t.namespace AS task_namespace, u.role AS minter_role,
+              (SELECT array_agg(m.role) FROM group_members m JOIN groups g ON g.id = m.group_id
+                WHERE m.user_id = tt.minter_user_id
+                  AND (t.namespace = g.name OR t.namespace LIKE g.name || '/%')) AS minter_group_roles
+         FROM task_tokens tt
+         JOIN tasks t ON t.id = tt.task_id
+         JOIN users u ON u.id = tt.minter_user_id
+        WHERE tt.token_hash = $1`,
+      [tokenHash],
     );
     return rows[0] ?? null;
   }

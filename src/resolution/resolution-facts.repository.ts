@@ -2,7 +2,7 @@
 // task's selections and the identities behind them, one for every skill they may reach.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   ExplicitSelection,
   GhostFacts,
@@ -31,8 +31,8 @@ export interface TaskSelectionFacts {
   /** Null when the team is deleted. */
   team: { id: number; namespace: string } | null;
   ghosts: GhostFacts[];
-  /** Subscriptions of the task's background executions, newest first; deleted ones left out. */
-  subscriptions: Array<{ executionId: number; ownerUserId: number; skillRefs: ExplicitSelection[] }>;
+  /** The subscription of the task's latest background execution; null when none or deleted. */
+  subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
   identities: Record<number, Identity>;
 }
 
@@ -46,7 +46,12 @@ interface TaskRow {
     skill_refs: Record<string, StoredRef>;
     preload_skill_refs: Record<string, StoredRef>;
   }> | null;
-  subscriptions: Array<{ execution_id: number; owner_user_id: number; skill_refs: ExplicitSelection[] }> | null;
+  subscriptions: Array<{
+    execution_id: number;
+    owner_user_id: number;
+    skill_refs: ExplicitSelection[];
+    deleted: boolean;
+  }> | null;
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
 }
 
@@ -73,8 +78,12 @@ export class ResolutionFactsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** The task, its team's ghosts in member order, its subscriptions and every identity involved. */
-  async loadTaskSelections(taskId: number, extraUserIds: number[] = []): Promise<TaskSelectionFacts | null> {
-    const rows: TaskRow[] = await this.db.query(
+  async loadTaskSelections(
+    taskId: number,
+    extraUserIds: number[] = [],
+    manager: EntityManager = this.db.manager,
+  ): Promise<TaskSelectionFacts | null> {
+    const rows: TaskRow[] = await manager.query(
       `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
             tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
                      FROM teams JOIN t ON teams.id = t.team_id),
@@ -85,9 +94,8 @@ export class ResolutionFactsRepository {
                      FROM member
                      JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
                      JOIN ghosts g ON g.id = b.ghost_id AND g.deleted_at IS NULL),
-            sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs
-                      FROM background_executions e
-                      JOIN subscriptions s ON s.id = e.subscription_id AND s.deleted_at IS NULL
+            sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
+                      FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
                      WHERE e.task_id = $1),
             ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
                                  UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
@@ -95,7 +103,7 @@ export class ResolutionFactsRepository {
                                         'namespace', namespace, 'labels', labels) FROM t) AS task,
               (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
               (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
-              (SELECT json_agg(sub ORDER BY sub.execution_id DESC) FROM sub) AS subscriptions,
+              (SELECT json_agg(sub) FROM sub) AS subscriptions,
               (${USERS_JSON}) AS users
          FROM ids`,
       [taskId, extraUserIds],
@@ -112,18 +120,14 @@ export class ResolutionFactsRepository {
         skillRefs: g.skill_refs,
         preloadSkillRefs: g.preload_skill_refs,
       })),
-      subscriptions: (row.subscriptions ?? []).map((s) => ({
-        executionId: s.execution_id,
-        ownerUserId: s.owner_user_id,
-        skillRefs: s.skill_refs,
-      })),
+      subscription: latestSubscription(row.subscriptions ?? []),
       identities: toIdentities(row.users),
     };
   }
 
   /** Identities (admin flag and direct group roles) of the given users. */
-  async loadIdentities(userIds: number[]): Promise<Record<number, Identity>> {
-    const rows: Array<{ users: TaskRow['users'] }> = await this.db.query(
+  async loadIdentities(userIds: number[], manager: EntityManager = this.db.manager): Promise<Record<number, Identity>> {
+    const rows: Array<{ users: TaskRow['users'] }> = await manager.query(
       `WITH ids AS (SELECT $1::int[] AS ids) SELECT (${USERS_JSON}) AS users FROM ids`,
       [userIds],
     );
@@ -131,8 +135,12 @@ export class ResolutionFactsRepository {
   }
 
   /** Every skill (deleted ones too) that the reach names, with its latest and pinned versions. */
-  async loadCatalog(reach: SkillReach): Promise<SkillCatalog> {
-    const rows: SkillRow[] = await this.db.query(
+  async loadCatalog(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillCatalog> {
+    return new SkillCatalog(await this.loadSkills(reach, manager));
+  }
+
+  async loadSkills(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillFacts[]> {
+    const rows: SkillRow[] = await manager.query(
       `SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
               s.latest_version,
               (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
@@ -151,8 +159,17 @@ export class ResolutionFactsRepository {
         [...new Set(reach.versions)],
       ],
     );
-    return new SkillCatalog(rows.map(toSkillFacts));
+    return rows.map(toSkillFacts);
   }
+}
+
+/** Only the latest execution counts; if its subscription is deleted, there is none. */
+function latestSubscription(rows: NonNullable<TaskRow['subscriptions']>): TaskSelectionFacts['subscription'] {
+  const latest = rows.reduce<(typeof rows)[number] | null>(
+    (a, b) => (!a || b.execution_id > a.execution_id ? b : a),
+    null,
+  );
+  return latest && !latest.deleted ? { ownerUserId: latest.owner_user_id, skillRefs: latest.skill_refs } : null;
 }
 
 function toIdentities(users: TaskRow['users']): Record<number, Identity> {

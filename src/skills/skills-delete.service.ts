@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { NamespaceAccess } from '../groups/namespace-access.service';
+import { canRead } from '../groups/scope-access';
+import { SkillFacts } from '../resolver';
+import { canReadTask } from '../tasks/task-access';
 import { SkillReaders } from './skill-readers';
+import { Referrer, SkillReferrersRepository } from './skill-referrers.repository';
+import { SkillEntity } from './skill.entity';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
@@ -8,11 +15,55 @@ export class SkillsDeleteService {
   constructor(
     private readonly skills: SkillsRepository,
     private readonly readers: SkillReaders,
+    private readonly referrers: SkillReferrersRepository,
+    private readonly access: NamespaceAccess,
   ) {}
 
-  /** Soft delete (the name is free again in its scope); versions stay downloadable by admins. */
-  async remove(caller: UserPrincipal, id: number, _force: boolean): Promise<void> {
+  /**
+   * Soft delete (the name is free again in its scope; versions stay downloadable by admins). While
+   * ghosts, subscriptions or tasks refer to it: 409 SKILL_REFERENCED, unless `force`.
+   */
+  async remove(caller: UserPrincipal, id: number, force: boolean): Promise<void> {
     const skill = await this.readers.changeable(caller, await this.skills.findById(id));
+    if (!force) {
+      const found = await this.referrers.find(factsOf(skill));
+      if (found.ghosts.length + found.subscriptions.length + found.tasks.length > 0) {
+        const details = await this.readableReferrers(caller, found);
+        throw new DomainError(
+          'SKILL_REFERENCED',
+          'The skill is still selected; delete with force=true to leave those selections unresolved',
+          details,
+        );
+      }
+    }
     await this.skills.softDelete(skill.id);
   }
+
+  /** Only the referrers the caller may read are named. */
+  private async readableReferrers(
+    caller: UserPrincipal,
+    found: { ghosts: Referrer[]; subscriptions: Referrer[]; tasks: Referrer[] },
+  ): Promise<{ ghosts: number[]; subscriptions: number[]; tasks: number[]; count: number }> {
+    const groups = await this.access.readableGroups(caller);
+    const role = (namespace: string) => (groups === 'all' || groups.includes(namespace) ? ('Reporter' as const) : null);
+    const scoped = (r: Referrer) => canRead(caller, r, role(r.namespace));
+    const ghosts = found.ghosts.filter(scoped).map((r) => r.id);
+    const subscriptions = found.subscriptions.filter(scoped).map((r) => r.id);
+    const tasks = found.tasks.filter((r) => canReadTask(caller, r, role(r.namespace))).map((r) => r.id);
+    return { ghosts, subscriptions, tasks, count: ghosts.length + subscriptions.length + tasks.length };
+  }
+}
+
+function factsOf(skill: SkillEntity): SkillFacts {
+  const latest = { version: skill.latestVersion, contentHash: '' };
+  return {
+    id: skill.id,
+    name: skill.name,
+    namespace: skill.namespace,
+    isPublic: skill.isPublic,
+    ownerUserId: skill.namespace === 'default' && !skill.isPublic ? skill.ownerUserId : null,
+    deleted: skill.deletedAt !== null,
+    latest,
+    versions: { [latest.version]: latest },
+  };
 }

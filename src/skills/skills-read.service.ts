@@ -77,11 +77,12 @@ export class SkillsReadService {
     return this.downloadReadable(skill, version, ifNoneMatch);
   }
 
-  /** For callers whose access was decided elsewhere (task tokens). */
+  /** For callers whose access was decided elsewhere (task tokens); `immutable` when a version was asked for. */
   async downloadReadable(
     skill: SkillEntity,
     version: number | undefined,
     ifNoneMatch?: string,
+    immutable = version !== undefined,
   ): Promise<SkillDownload> {
     const v = await this.version(skill, version ?? skill.latestVersion);
     if (ifNoneMatchHits(ifNoneMatch, v.contentHash)) return { notModified: true, contentHash: v.contentHash };
@@ -92,7 +93,7 @@ export class SkillsReadService {
       contentHash: v.contentHash,
       data,
       filename: `${skill.name}-${v.version}.zip`,
-      immutable: version !== undefined,
+      immutable,
     };
   }
 

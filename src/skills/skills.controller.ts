@@ -3,13 +3,11 @@ import {
   Controller,
   Delete,
   Get,
-  Headers,
   HttpCode,
   Param,
   Post,
   Query,
   Res,
-  StreamableFile,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
@@ -21,7 +19,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -30,7 +27,6 @@ import type { UserPrincipal } from '../auth/principal';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { PageQuery } from '../common/http/pagination';
-import { sendDownload } from './download.response';
 import {
   DeleteSkillQuery,
   ManifestDto,
@@ -133,20 +129,6 @@ export class SkillsController {
     @Query() query: VersionQuery,
   ): Promise<ManifestDto> {
     return this.read.manifest(caller, id, query.version);
-  }
-
-  @Get(':id/download')
-  @ApiProduces('application/zip')
-  @ApiOperation({ summary: 'The zip bytes; ETag is the content hash, 304 on If-None-Match' })
-  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
-  async download(
-    @CurrentUser() caller: UserPrincipal,
-    @Param('id', IdPipe) id: number,
-    @Query() query: VersionQuery,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<StreamableFile | undefined> {
-    return sendDownload(res, await this.read.download(caller, id, query.version, ifNoneMatch));
   }
 
   @Delete(':id')

@@ -4,6 +4,7 @@ import { memoryStorage } from 'multer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { SkillReaders } from './skill-readers';
+import { SkillReferrersRepository } from './skill-referrers.repository';
 import { SkillsDeleteService } from './skills-delete.service';
 import { SkillsPublishService } from './skills-publish.service';
 import { SkillsReadService } from './skills-read.service';
@@ -22,7 +23,14 @@ import { SkillsRepository } from './skills.repository';
     }),
   ],
   controllers: [SkillsController],
-  providers: [SkillsRepository, SkillReaders, SkillsPublishService, SkillsReadService, SkillsDeleteService],
+  providers: [
+    SkillsRepository,
+    SkillReaders,
+    SkillReferrersRepository,
+    SkillsPublishService,
+    SkillsReadService,
+    SkillsDeleteService,
+  ],
   exports: [SkillsRepository, SkillReaders, SkillsReadService],
 })
 export class SkillsModule {}

@@ -7,7 +7,8 @@ import request from 'supertest';
 import { createApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { freshDatabase, TestDatabase } from './database';
+import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { freshDatabase, isServerMode, TestDatabase } from './database';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -17,6 +18,8 @@ export interface TestApp {
   db: TestDatabase;
   logs: string[];
   http: ReturnType<typeof request>;
+  /** Tells the app that rows were written behind its back (as the change listener would). */
+  changed(): void;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const logs: string[] = [];
   const logger = new AppLogger(config.logLevel, 'json', (line) => logs.push(line));
-  const app = await createApp(config, { databaseUrl: db.url, logger });
+  const app = await createApp(config, { databaseUrl: db.url, logger, listenForChanges: isServerMode() });
   const server = app.getHttpServer();
   return {
     app,
@@ -40,6 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     db,
     logs,
     http: request(server),
+    changed: () => app.get(ChangeGeneration).bump(),
     close: async () => {
       await app.close();
       await db.drop();

@@ -20,3 +20,9 @@ export class IdPipe implements PipeTransform<string, number> {
     return id;
   }
 }
+
+/** Task routes say `Task not found`, for a malformed id as for a missing or unreadable task. */
+@Injectable()
+export class TaskIdPipe extends IdPipe {
+  protected override readonly message = 'Task not found';
+}

@@ -1,0 +1,33 @@
+import { Resolution } from '../resolver';
+import { ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
+
+/** CONTRACT §5.3, field by field (the resolver's `user_selected_skills` is not part of it). */
+export function toTaskSkillsDto(r: Resolution): TaskSkillsDto {
+  return {
+    task_id: r.task_id,
+    team_id: r.team_id,
+    team_namespace: r.team_namespace,
+    skills: r.skills,
+    preload_skills: r.preload_skills,
+    skill_refs: r.skill_refs,
+    preload_skill_refs: r.preload_skill_refs,
+    unresolved: r.unresolved,
+    fingerprint: r.fingerprint,
+  };
+}
+
+/** CONTRACT §5.4: `skill_names` is the resolved `skills`. */
+export function toExecutionRequestDto(r: Resolution): ExecutionRequestDto {
+  return {
+    task_id: r.task_id,
+    team_id: r.team_id,
+    team_namespace: r.team_namespace,
+    skill_names: r.skills,
+    preload_skills: r.preload_skills,
+    user_selected_skills: r.user_selected_skills,
+    skill_refs: r.skill_refs,
+    preload_skill_refs: r.preload_skill_refs,
+    unresolved: r.unresolved,
+    fingerprint: r.fingerprint,
+  };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SkillsModule } from '../skills/skills.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { ExecutionRequestsService } from './execution-requests.service';
+import { SkillDownloadsController } from './skill-downloads.controller';
+import { SkillDownloadsService } from './skill-downloads.service';
+import { TaskResolutionService } from './task-resolution.service';
+import { TaskSkillsController } from './task-skills.controller';
+
+@Module({
+  imports: [SkillsModule, TasksModule],
+  controllers: [TaskSkillsController, SkillDownloadsController],
+  providers: [TaskResolutionService, ExecutionRequestsService, SkillDownloadsService],
+})
+export class ResolutionModule {}

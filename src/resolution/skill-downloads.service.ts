@@ -1,0 +1,101 @@
+// Downloads and the Wegent lookup for users and task tokens. A token reaches only the skills its
+// task resolves to, at the versions it resolves to.
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { parseId } from '../common/http/id.pipe';
+import { DEFAULT_NAMESPACE, lookupByName, plainIdentity, SkillRef } from '../resolver';
+import { SKILL_NOT_FOUND } from '../skills/skill-readers';
+import { SkillDownload, SkillsReadService } from '../skills/skills-read.service';
+import { SkillsRepository } from '../skills/skills.repository';
+import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { ResolutionFactsRepository } from './resolution-facts.repository';
+import { TaskResolutionService } from './task-resolution.service';
+
+export interface WegentSkill {
+  apiVersion: 'agent.wecode.io/v1';
+  kind: 'Skill';
+  metadata: { name: string; namespace: string; labels: { id: string } };
+  spec: { description: string };
+  status: { fileHash: string };
+}
+
+/** A query-string id: absent is undefined, anything but a positive 32-bit integer names nothing. */
+function optionalId(value: string | undefined, notFound: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const id = parseId(value);
+  if (id === null) throw DomainError.notFound(notFound);
+  return id;
+}
+
+@Injectable()
+export class SkillDownloadsService {
+  constructor(
+    private readonly resolution: TaskResolutionService,
+    private readonly facts: ResolutionFactsRepository,
+    private readonly skills: SkillsRepository,
+    private readonly reads: SkillsReadService,
+  ) {}
+
+  async download(
+    principal: Principal,
+    skillId: number,
+    query: { version?: string; task_id?: string },
+    ifNoneMatch?: string,
+  ): Promise<SkillDownload> {
+    const version = optionalId(query.version, 'Version not found');
+    const taskId = optionalId(query.task_id, TASK_NOT_FOUND);
+    if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
+    if (taskId !== undefined && taskId !== principal.taskId) throw DomainError.notFound(TASK_NOT_FOUND);
+    const resolved = await this.resolution.resolve(principal, principal.taskId);
+    const refs = [...Object.values(resolved.skill_refs), ...Object.values(resolved.preload_skill_refs)].filter(
+      (ref) => ref.skill_id === skillId,
+    );
+    const ref = version === undefined ? refs[0] : refs.find((r) => r.version === version);
+    const skill = ref ? await this.skills.findById(skillId) : null;
+    if (!ref || !skill) throw DomainError.notFound(SKILL_NOT_FOUND);
+    return this.reads.downloadReadable(skill, ref.version, ifNoneMatch, version !== undefined);
+  }
+
+  /** With a task (a token's by default): what `name` resolves to for it; else a name lookup as the caller. */
+  async find(
+    principal: Principal,
+    query: { name: string; namespace?: string; task_id?: string },
+  ): Promise<{ items: WegentSkill[] }> {
+    const taskId =
+      optionalId(query.task_id, TASK_NOT_FOUND) ?? (principal.kind === 'task_token' ? principal.taskId : undefined);
+    let ref: Pick<SkillRef, 'skill_id' | 'content_hash'> | undefined;
+    if (taskId !== undefined) {
+      const resolved = await this.resolution.resolve(principal, taskId);
+      ref = Object.hasOwn(resolved.skill_refs, query.name) ? resolved.skill_refs[query.name] : undefined;
+    } else if (principal.kind === 'user') {
+      const namespace = query.namespace ?? DEFAULT_NAMESPACE;
+      const [identities, catalog] = await Promise.all([
+        this.facts.loadIdentities([principal.userId]),
+        this.facts.loadCatalog({
+          names: [query.name],
+          personalOwners: [principal.userId],
+          namespaces: [namespace],
+          ids: [],
+          versions: [],
+        }),
+      ]);
+      const identity = identities[principal.userId] ?? plainIdentity(principal.userId);
+      const outcome = lookupByName(catalog, identity, namespace, query.name);
+      ref = outcome.ok ? outcome.ref : undefined;
+    }
+    const skill = ref ? await this.skills.findById(ref.skill_id) : null;
+    if (!ref || !skill) return { items: [] };
+    return {
+      items: [
+        {
+          apiVersion: 'agent.wecode.io/v1',
+          kind: 'Skill',
+          metadata: { name: skill.name, namespace: skill.namespace, labels: { id: String(skill.id) } },
+          spec: { description: skill.description },
+          status: { fileHash: ref.content_hash.replace(/^sha256:/, '') },
+        },
+      ],
+    };
+  }
+}

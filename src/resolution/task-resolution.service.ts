@@ -1,0 +1,127 @@
+// The one resolver, served: loads a task's facts (two queries after authentication), checks that
+// the caller may read the task, and hands everything to resolveTask.
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { DomainError } from '../common/errors/domain-error';
+import {
+  effectiveRole,
+  ExplicitSelection,
+  parseTaskSelections,
+  pinnedVersion,
+  plainIdentity,
+  Resolution,
+  resolveTask,
+} from '../resolver';
+import { canReadTask } from '../tasks/task-access';
+import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { ResolutionFactsRepository, SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
+
+export interface Message {
+  callerUserId: number;
+  selections: ExplicitSelection[];
+}
+
+/** Every skill the task's selections may reach: names in their scopes, stored refs by id. */
+export function reachOf(facts: TaskSelectionFacts, message: Message | null): SkillReach {
+  const names: string[] = [];
+  const namespaces: string[] = facts.team ? [facts.team.namespace] : [];
+  const ids: number[] = [];
+  const versions: number[] = [];
+  const explicit = (selections: ExplicitSelection[]): void => {
+    for (const s of selections) {
+      names.push(s.name);
+      namespaces.push(s.namespace);
+      if (s.version !== undefined) versions.push(s.version);
+    }
+  };
+  for (const ghost of facts.ghosts) {
+    names.push(...ghost.skills, ...ghost.preloadSkills);
+    for (const ref of [...Object.values(ghost.skillRefs), ...Object.values(ghost.preloadSkillRefs)]) {
+      ids.push(ref.skill_id);
+      const pinned = pinnedVersion(ref);
+      if (pinned !== undefined) versions.push(pinned);
+    }
+  }
+  if (facts.subscription) explicit(facts.subscription.skillRefs);
+  const selections = parseTaskSelections(facts.task.labels);
+  if (selections.kind === 'refs') explicit(selections.refs);
+  if (selections.kind === 'names') names.push(...selections.names);
+  if (message) explicit(message.selections);
+  return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
+}
+
+/** A fingerprint is valid for one reader of one task: access decides whether it is served at all. */
+function readerKey(principal: Principal, taskId: number): string {
+  return principal.kind === 'user' ? `u${principal.userId}:${taskId}` : `t${principal.tokenId}:${taskId}`;
+}
+
+@Injectable()
+export class TaskResolutionService {
+  /** The last fingerprint each reader was given, until the next change: the 304 path needs no query. */
+  private readonly fingerprints: GenerationCache<string>;
+
+  constructor(
+    private readonly facts: ResolutionFactsRepository,
+    private readonly changes: ChangeGeneration,
+  ) {
+    this.fingerprints = new GenerationCache(changes);
+  }
+
+  /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
+  knownFingerprint(principal: Principal, taskId: number): string | undefined {
+    return this.fingerprints.get(readerKey(principal, taskId));
+  }
+
+  /** CONTRACT §5.3 (and §5.4 with a message); 404 `Task not found` for whoever may not read it. */
+  async resolve(
+    principal: Principal,
+    taskId: number,
+    message: Message | null = null,
+    manager?: EntityManager,
+  ): Promise<Resolution> {
+    const generation = this.changes.current();
+    const resolution = await this.compute(principal, taskId, message, manager);
+    if (!message) this.fingerprints.set(readerKey(principal, taskId), resolution.fingerprint, generation);
+    return resolution;
+  }
+
+  private async compute(
+    principal: Principal,
+    taskId: number,
+    message: Message | null,
+    manager?: EntityManager,
+  ): Promise<Resolution> {
+    const facts = await this.readableFacts(principal, taskId, manager);
+    const skills = await this.facts.loadSkills(reachOf(facts, message), manager);
+    return resolveTask({
+      taskId: facts.task.id,
+      taskCreatorUserId: facts.task.ownerUserId,
+      teamId: facts.task.teamId,
+      teamNamespace: facts.team?.namespace ?? null,
+      ghosts: facts.ghosts,
+      subscription: facts.subscription,
+      labels: facts.task.labels,
+      message,
+      identities: facts.identities,
+      skills,
+    });
+  }
+
+  /** The task's facts when the principal may read it: a token only its own task, a user per §2. */
+  async readableFacts(principal: Principal, taskId: number, manager?: EntityManager): Promise<TaskSelectionFacts> {
+    if (principal.kind === 'task_token') {
+      const facts = principal.taskId === taskId ? await this.facts.loadTaskSelections(taskId, [], manager) : null;
+      if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
+      return facts;
+    }
+    const facts = await this.facts.loadTaskSelections(taskId, [principal.userId], manager);
+    if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
+    const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
+    if (!canReadTask(principal, facts.task, effectiveRole(identity, facts.task.namespace))) {
+      throw DomainError.notFound(TASK_NOT_FOUND);
+    }
+    return facts;
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { Principal, UserPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { ScopedAccess } from '../common/scoped/scoped-access';
+import { SelectionValidator } from '../resolution/selection-validator.service';
+import { CreateTaskDto, ExecutionCreatedDto, TaskDto, TaskListQuery } from './dto/task.dto';
+import { canReadTask } from './task-access';
+import { labelProblems, selectionLabels } from './task-labels';
+import { TaskEntity } from './task.entity';
+import { toTaskDto } from './task.mapper';
+import { TasksRepository } from './tasks.repository';
+
+export const TASK_NOT_FOUND = 'Task not found';
+
+@Injectable()
+export class TasksService {
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly access: ScopedAccess,
+    private readonly selections: SelectionValidator,
+  ) {}
+
+  async create(caller: UserPrincipal, body: CreateTaskDto): Promise<TaskDto> {
+    const labels = { ...(body.labels ?? {}) };
+    const problems = labelProblems(labels);
+    if (problems.length) throw DomainError.validation(problems);
+    const team = await this.access.readable(caller, await this.tasks.findActiveTeam(body.team_id), 'Team not found');
+    if (body.skill_selection) {
+      await this.selections.requireSelections(body.skill_selection, caller.userId);
+      Object.assign(labels, selectionLabels(body.skill_selection));
+      const sized = labelProblems(labels);
+      if (sized.length) throw DomainError.validation(sized);
+    }
+    const task = await this.tasks.create({
+      teamId: team.id,
+      ownerUserId: caller.userId,
+      namespace: team.namespace,
+      title: body.title ?? null,
+      labels,
+    });
+    return toTaskDto(task);
+  }
+
+  /** A task and its background execution, owned by the caller (who must read the subscription). */
+  async execute(caller: UserPrincipal, subscriptionId: number): Promise<ExecutionCreatedDto> {
+    const subscription = await this.access.readable(
+      caller,
+      await this.tasks.findActiveSubscription(subscriptionId),
+      'Subscription not found',
+    );
+    const team = await this.tasks.findTeamIncludingDeleted(subscription.teamId);
+    const { task, executionId } = await this.tasks.createForExecution(
+      {
+        teamId: subscription.teamId,
+        ownerUserId: caller.userId,
+        namespace: team?.namespace ?? subscription.namespace,
+        title: subscription.name,
+        labels: {},
+      },
+      subscription.id,
+    );
+    return { task_id: task.id, execution_id: executionId };
+  }
+
+  async list(caller: UserPrincipal, query: TaskListQuery): Promise<Page<TaskDto>> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const rows = await this.tasks.list({
+      readerUserId: caller.userId,
+      readableGroups: await this.access.namespaces.readableGroups(caller),
+      namespace: query.namespace,
+      afterId: query.cursor,
+      limit,
+    });
+    return toPage(rows, limit, toTaskDto);
+  }
+
+  async get(principal: Principal, id: number): Promise<TaskDto> {
+    return toTaskDto(await this.readable(principal, id));
+  }
+
+  /** The task when the caller may read it (a token reads only its own task); else 404. */
+  async readable(principal: Principal, id: number): Promise<TaskEntity> {
+    if (principal.kind === 'task_token') {
+      const task = principal.taskId === id ? await this.tasks.findById(id) : null;
+      if (!task) throw DomainError.notFound(TASK_NOT_FOUND);
+      return task;
+    }
+    const task = await this.tasks.findById(id);
+    if (!task) throw DomainError.notFound(TASK_NOT_FOUND);
+    const role = await this.access.namespaces.roleIn(principal.userId, task.namespace);
+    if (!canReadTask(principal, task, role)) throw DomainError.notFound(TASK_NOT_FOUND);
+    return task;
+  }
+}

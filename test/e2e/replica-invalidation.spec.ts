@@ -1,0 +1,81 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createApp } from '../../src/app.setup';
+import { AppLogger } from '../../src/common/logging/app-logger';
+import { isServerMode, withClient } from '../support/database';
+import { Scenario } from '../support/scenario';
+import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+
+// Two replicas on one PostgreSQL server: a write through one (or by hand) reaches the other's
+// caches through LISTEN/NOTIFY. Runs where there is a server (TEST_DATABASE_URL, as in CI).
+const onServer = isServerMode() ? describe : describe.skip;
+
+async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Date.now() - started;
+}
+
+onServer('caches across replicas', () => {
+  let a: TestApp;
+  let b: NestExpressApplication;
+  let httpB: ReturnType<typeof request>;
+  let alice: TestUser;
+  let s: Scenario;
+
+  beforeAll(async () => {
+    a = await startTestApp();
+    b = await createApp(a.config, { databaseUrl: a.db.url, logger: new AppLogger('error'), listenForChanges: true });
+    httpB = request(b.getHttpServer());
+    s = new Scenario(a);
+    alice = await createUser(a, 'alice');
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it("a new version published through one replica ends the other's 304s", async () => {
+    const skill = await s.skill(alice, 'shared', 'default', 'one');
+    const { team } = await s.teamWithGhost(alice, 'replicated', ['shared']);
+    const task = await s.task(alice, { team_id: team.id });
+    const first = await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key));
+    const etag = first.headers.etag;
+    expect(
+      (await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key)).set('If-None-Match', etag)).status,
+    ).toBe(304);
+
+    const published = await httpB
+      .post(`/api/skills/${skill.id}/versions`)
+      .set(as(alice.key))
+      .attach(
+        'file',
+        Buffer.from(await import('../support/zip-builder').then((z) => z.skillZip('shared', { description: 'two' }))),
+        'p.zip',
+      );
+    expect(published.status).toBe(201);
+    const waited = await eventually(
+      async () =>
+        (await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key)).set('If-None-Match', etag)).status === 200,
+    );
+    expect(waited).toBeLessThan(5_000);
+  });
+
+  it('a key revoked through one replica, or by hand, is refused by the other', async () => {
+    const bob = await createUser(a, 'bob');
+    expect((await a.http.get('/api/users/me').set(as(bob.key))).status).toBe(200);
+    const keys = await httpB.get(`/api/users/${bob.id}/api-keys`).set(as(bob.key));
+    expect((await httpB.delete(`/api/users/${bob.id}/api-keys/${keys.body.items[0].id}`).set(as(bob.key))).status).toBe(
+      204,
+    );
+    await eventually(async () => (await a.http.get('/api/users/me').set(as(bob.key))).status === 401);
+
+    const carol = await createUser(a, 'carol');
+    expect((await a.http.get('/api/users/me').set(as(carol.key))).status).toBe(200);
+    await withClient(a.db.url, (c) => c.query('UPDATE api_keys SET revoked_at = now() WHERE user_id = $1', [carol.id]));
+    await eventually(async () => (await a.http.get('/api/users/me').set(as(carol.key))).status === 401);
+  });
+});

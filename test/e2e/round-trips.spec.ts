@@ -1,0 +1,70 @@
+import { Client } from 'pg';
+import { Scenario } from '../support/scenario';
+import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+
+// Counts SQL round trips at the driver: every query of the app goes through pg's Client#query.
+describe('GET /api/tasks/{id}/skills costs a constant number of round trips', () => {
+  let t: TestApp;
+  let s: Scenario;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = new Scenario(t);
+    alice = await createUser(t, 'alice');
+    await s.group(alice, 'rt');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function taskWith(bots: number, namesPerGhost: number, tag: string): Promise<number> {
+    const botIds: number[] = [];
+    for (let b = 0; b < bots; b++) {
+      const names = Array.from({ length: namesPerGhost }, (_, i) => `${tag}-${b}-${i}`);
+      for (const [i, name] of names.entries()) await s.skill(alice, name, i % 2 ? 'rt' : 'default');
+      const ghost = await s.ghost(alice, {
+        name: `${tag}-g${b}`,
+        namespace: 'rt',
+        skills: names,
+        preload_skills: names.slice(0, 3),
+      });
+      botIds.push((await s.bot(alice, `${tag}-b${b}`, ghost.id, 'rt')).id);
+    }
+    const team = await s.team(alice, `${tag}-team`, botIds, 'rt');
+    const selection = [{ name: `${tag}-0-0`, namespace: 'default', is_public: false }];
+    const task = await s.task(alice, {
+      team_id: team.id,
+      skill_selection: selection,
+      labels: { additionalSkills: '[]' },
+    });
+    const sub = await s.post(alice, '/api/subscriptions', {
+      name: `${tag}-sub`,
+      namespace: 'rt',
+      team_id: team.id,
+      skill_refs: selection,
+    });
+    await s.post(alice, `/api/subscriptions/${sub.id}/executions`, {});
+    return task.id;
+  }
+
+  async function roundTrips(taskId: number): Promise<{ count: number; names: number }> {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      const res = await t.http.get(`/api/tasks/${taskId}/skills`).set(as(alice.key));
+      expect(res.status).toBe(200);
+      return { count: spy.mock.calls.length, names: res.body.skills.length };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('at most 4 (authentication included), the same for 1 bot with 20 names as for 3 bots with 100', async () => {
+    const small = await roundTrips(await taskWith(1, 20, 'small'));
+    const large = await roundTrips(await taskWith(3, 34, 'large'));
+    expect(small.names).toBe(20);
+    expect(large.names).toBeGreaterThanOrEqual(100);
+    expect(small.count).toBeLessThanOrEqual(4);
+    expect(large.count).toBe(small.count);
+  });
+});
