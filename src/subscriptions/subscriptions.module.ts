@@ -1,4 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TeamsModule } from '../teams/teams.module';
+import { SubscriptionEntity } from './subscription.entity';
+import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsService } from './subscriptions.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([SubscriptionEntity]), TeamsModule],
+  controllers: [SubscriptionsController],
+  providers: [SubscriptionsRepository, SubscriptionsService],
+  exports: [SubscriptionsRepository],
+})
 export class SubscriptionsModule {}

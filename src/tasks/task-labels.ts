@@ -50,7 +50,7 @@ function parsedArray(labels: Record<string, unknown>, key: string, problems: str
   if (typeof text !== 'string') return null;
   try {
     const value: unknown = JSON.parse(text);
-    if (Array.isArray(value)) return value;
+    if (Array.isArray(value)) return value as unknown[];
   } catch {
     // reported below
   }

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { isServerMode, withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
+import { skillZip } from '../support/zip-builder';
 import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
 // Two replicas on one PostgreSQL server: a write through one (or by hand) reaches the other's
@@ -51,11 +52,7 @@ onServer('caches across replicas', () => {
     const published = await httpB
       .post(`/api/skills/${skill.id}/versions`)
       .set(as(alice.key))
-      .attach(
-        'file',
-        Buffer.from(await import('../support/zip-builder').then((z) => z.skillZip('shared', { description: 'two' }))),
-        'p.zip',
-      );
+      .attach('file', skillZip('shared', { description: 'two' }), 'p.zip');
     expect(published.status).toBe(201);
     const waited = await eventually(
       async () =>

@@ -1,0 +1,107 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { PageQuery } from '../../common/http/pagination';
+import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
+
+export const MAX_GHOST_SKILLS = 100;
+
+const INPUT_REF_MAP = {
+  type: 'object',
+  maxProperties: MAX_REF_KEYS,
+  additionalProperties: { $ref: getSchemaPath(GhostSkillRefInputDto) },
+} as const;
+
+/** The whole writable body, for POST and PUT alike. */
+@ApiExtraModels(GhostSkillRefInputDto)
+export class GhostBodyDto {
+  @ApiProperty({ minLength: 1, maxLength: 128 })
+  @IsString()
+  @Length(1, 128)
+  name: string;
+
+  @ApiPropertyOptional({
+    default: 'default',
+    description: 'POST: `default` (personal) or a group name. PUT: when sent, must be the current namespace',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Skill names, each once' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_GHOST_SKILLS)
+  @ArrayUnique({ message: 'skills must not repeat a name' })
+  @IsString({ each: true })
+  @Length(1, MAX_SKILL_NAME, { each: true })
+  skills?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Names from `skills` to preload' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_GHOST_SKILLS)
+  @ArrayUnique({ message: 'preload_skills must not repeat a name' })
+  @IsString({ each: true })
+  @Length(1, MAX_SKILL_NAME, { each: true })
+  preload_skills?: string[];
+
+  @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `skills`; other names are looked up' })
+  @IsOptional()
+  @SkillRefMapProperty()
+  skill_refs?: Map<string, GhostSkillRefInputDto>;
+
+  @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `preload_skills`' })
+  @IsOptional()
+  @SkillRefMapProperty()
+  preload_skill_refs?: Map<string, GhostSkillRefInputDto>;
+}
+
+/**
+ * A stored ref as it reads now: the latest version unless pinned. A ref whose pinned version is
+ * gone keeps that version number with a null `content_hash`; a deleted skill shows its last state.
+ */
+export class GhostSkillRefDto {
+  @ApiProperty() skill_id: number;
+  @ApiProperty({ type: String, nullable: true, description: 'null only when the skill row is gone' })
+  namespace: string | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'null only when the skill row is gone' })
+  is_public: boolean | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null only when the skill row is gone' })
+  version: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null when that version is gone' })
+  content_hash: string | null;
+  @ApiProperty({ description: 'false: follows the latest version (sending it back keeps it so)' })
+  pinned: boolean;
+}
+
+const OUTPUT_REF_MAP = { type: 'object', additionalProperties: { $ref: getSchemaPath(GhostSkillRefDto) } } as const;
+
+@ApiExtraModels(GhostSkillRefDto)
+export class GhostDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: 'default' }) namespace: string;
+  @ApiProperty() owner_user_id: number;
+  @ApiProperty({ type: [String] }) skills: string[];
+  @ApiProperty({ type: [String] }) preload_skills: string[];
+  @ApiProperty({ ...OUTPUT_REF_MAP, description: 'A ref for every name in `skills`' })
+  skill_refs: Record<string, GhostSkillRefDto>;
+  @ApiProperty({ ...OUTPUT_REF_MAP, description: 'Refs sent for preload names; others use their `skill_refs` entry' })
+  preload_skill_refs: Record<string, GhostSkillRefDto>;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class GhostListDto {
+  @ApiProperty({ type: [GhostDto] }) items: GhostDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
+}
+
+export class GhostListQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Only this namespace' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
+}

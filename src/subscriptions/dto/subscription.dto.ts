@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_ID } from '../../common/http/id.pipe';
+import { PageQuery } from '../../common/http/pagination';
+
+export const MAX_SUBSCRIPTION_REFS = 100;
+
+/** Public skills live in `default`: a public selection naming another namespace is a contradiction. */
+function PublicOnlyInDefault(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'publicOnlyInDefault',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown, args) =>
+          value !== true || (args?.object as { namespace?: unknown }).namespace === 'default',
+        defaultMessage: () => 'is_public true needs namespace default',
+      },
+    });
+}
+
+/** An explicit selection: exactly one scope, resolved as the subscription's owner. */
+export class SubscriptionSkillRefDto {
+  @ApiProperty({ example: 'pdf-tools', minLength: 1, maxLength: 64 })
+  @IsString()
+  @Length(1, 64)
+  name: string;
+
+  @ApiProperty({ example: 'default', description: "`default` (the owner's personal skill) or a group name" })
+  @IsString()
+  @Length(1, 200)
+  namespace: string;
+
+  @ApiProperty({ description: 'true: the public skill (namespace `default`)' })
+  @IsBoolean()
+  @PublicOnlyInDefault()
+  is_public: boolean;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'Pins this version; omitted: the latest' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ID)
+  version?: number;
+}
+
+/** The whole writable body, for POST and PUT alike. */
+export class SubscriptionBodyDto {
+  @ApiProperty({ minLength: 1, maxLength: 128 })
+  @IsString()
+  @Length(1, 128)
+  name: string;
+
+  @ApiPropertyOptional({
+    default: 'default',
+    description: 'POST: `default` (personal) or a group name. PUT: when sent, must be the current namespace',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
+
+  @ApiProperty({ minimum: 1, description: 'A team the caller may read (else 404)' })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ID)
+  team_id: number;
+
+  @ApiPropertyOptional({
+    type: [SubscriptionSkillRefDto],
+    maxItems: MAX_SUBSCRIPTION_REFS,
+    description: 'Each name once; every entry must resolve for the owner (400 SKILL_SELECTION_INVALID)',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SUBSCRIPTION_REFS)
+  @ArrayUnique((s: SubscriptionSkillRefDto | null | undefined) => s?.name, {
+    message: 'skill_refs must not name a skill twice',
+  })
+  @ValidateNested({ each: true })
+  @Type(() => SubscriptionSkillRefDto)
+  skill_refs?: SubscriptionSkillRefDto[];
+}
+
+export class SubscriptionDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: 'default' }) namespace: string;
+  @ApiProperty() owner_user_id: number;
+  @ApiProperty() team_id: number;
+  @ApiProperty({ type: [SubscriptionSkillRefDto], description: '`version` only when pinned' })
+  skill_refs: SubscriptionSkillRefDto[];
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class SubscriptionListDto {
+  @ApiProperty({ type: [SubscriptionDto] }) items: SubscriptionDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
+}
+
+export class SubscriptionListQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Only this namespace' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
+}

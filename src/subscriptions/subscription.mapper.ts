@@ -1,0 +1,29 @@
+import type { ExplicitSelection } from '../resolver';
+import { SubscriptionDto, SubscriptionSkillRefDto } from './dto/subscription.dto';
+import { SubscriptionEntity } from './subscription.entity';
+
+/** The stored form: `version` only when pinned (null means not sent). */
+export function toExplicitSelection(ref: SubscriptionSkillRefDto): ExplicitSelection {
+  const selection: ExplicitSelection = { name: ref.name, namespace: ref.namespace, is_public: ref.is_public };
+  if (ref.version != null) selection.version = ref.version;
+  return selection;
+}
+
+function toSkillRefDto(s: ExplicitSelection): SubscriptionSkillRefDto {
+  const dto: SubscriptionSkillRefDto = { name: s.name, namespace: s.namespace, is_public: s.is_public };
+  if (s.version !== undefined) dto.version = s.version;
+  return dto;
+}
+
+export function toSubscriptionDto(subscription: SubscriptionEntity): SubscriptionDto {
+  return {
+    id: subscription.id,
+    name: subscription.name,
+    namespace: subscription.namespace,
+    owner_user_id: subscription.ownerUserId,
+    team_id: subscription.teamId,
+    skill_refs: subscription.skillRefs.map(toSkillRefDto),
+    created_at: subscription.createdAt.toISOString(),
+    updated_at: subscription.updatedAt.toISOString(),
+  };
+}

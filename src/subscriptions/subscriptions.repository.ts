@@ -1,0 +1,12 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ScopedRepository } from '../common/scoped/scoped.repository';
+import { SubscriptionEntity } from './subscription.entity';
+
+@Injectable()
+export class SubscriptionsRepository extends ScopedRepository<SubscriptionEntity> {
+  constructor(@InjectRepository(SubscriptionEntity) repo: Repository<SubscriptionEntity>) {
+    super(repo, 'subscriptions');
+  }
+}
