@@ -1,3 +1,4 @@
+import { scopedFields } from '../common/scoped/scoped-resource.dto';
 import type { SkillReach } from '../resolution/resolution-facts.repository';
 import { pinnedVersion, refTo, SkillCatalog, StoredRef } from '../resolver';
 import { GhostDto, GhostSkillRefDto } from './dto/ghost.dto';
@@ -50,15 +51,10 @@ function toRefMap(refs: Record<string, StoredRef>, catalog: SkillCatalog): Recor
 
 export function toGhostDto(ghost: GhostEntity, catalog: SkillCatalog): GhostDto {
   return {
-    id: ghost.id,
-    name: ghost.name,
-    namespace: ghost.namespace,
-    owner_user_id: ghost.ownerUserId,
+    ...scopedFields(ghost),
     skills: ghost.skills,
     preload_skills: ghost.preloadSkills,
     skill_refs: toRefMap(ghost.skillRefs, catalog),
     preload_skill_refs: toRefMap(ghost.preloadSkillRefs, catalog),
-    created_at: ghost.createdAt.toISOString(),
-    updated_at: ghost.updatedAt.toISOString(),
   };
 }

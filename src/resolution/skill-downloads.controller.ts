@@ -15,29 +15,15 @@ import { SkillDownloadsService, WegentSkill } from './skill-downloads.service';
 export class SkillDownloadsController {
   constructor(private readonly downloads: SkillDownloadsService) {}
 
-  @Get('skills/:id/download')
+  @Get(['skills/:id/download', 'v1/kinds/skills/:id/download'])
   @AllowTaskToken()
-  @ApiTags('skills')
+  @ApiTags('skills', 'wegent')
   @ApiProduces('application/zip')
-  @ApiOperation({ summary: 'The zip bytes; ETag is the content hash, 304 on If-None-Match' })
+  @ApiOperation({
+    summary: 'The zip bytes; ETag is the content hash, 304 on If-None-Match (also the route Wegent executors call)',
+  })
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   async download(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', IdPipe) id: number,
-    @Query() query: WegentDownloadQuery,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<StreamableFile | undefined> {
-    return sendDownload(res, await this.downloads.download(principal, id, query, ifNoneMatch));
-  }
-
-  @Get('v1/kinds/skills/:id/download')
-  @AllowTaskToken()
-  @ApiTags('wegent')
-  @ApiProduces('application/zip')
-  @ApiOperation({ summary: 'Same bytes, headers and access as /skills/{id}/download' })
-  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
-  async wegentDownload(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,
     @Query() query: WegentDownloadQuery,

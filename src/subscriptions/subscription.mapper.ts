@@ -1,3 +1,4 @@
+import { scopedFields } from '../common/scoped/scoped-resource.dto';
 import type { ExplicitSelection } from '../resolver';
 import { SubscriptionDto, SubscriptionSkillRefDto } from './dto/subscription.dto';
 import { SubscriptionEntity } from './subscription.entity';
@@ -17,13 +18,8 @@ function toSkillRefDto(s: ExplicitSelection): SubscriptionSkillRefDto {
 
 export function toSubscriptionDto(subscription: SubscriptionEntity): SubscriptionDto {
   return {
-    id: subscription.id,
-    name: subscription.name,
-    namespace: subscription.namespace,
-    owner_user_id: subscription.ownerUserId,
+    ...scopedFields(subscription),
     team_id: subscription.teamId,
     skill_refs: subscription.skillRefs.map(toSkillRefDto),
-    created_at: subscription.createdAt.toISOString(),
-    updated_at: subscription.updatedAt.toISOString(),
   };
 }

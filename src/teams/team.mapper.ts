@@ -1,14 +1,10 @@
+import { scopedFields } from '../common/scoped/scoped-resource.dto';
 import { TeamDto } from './dto/team.dto';
 import { TeamEntity } from './team.entity';
 
 export function toTeamDto(team: TeamEntity): TeamDto {
   return {
-    id: team.id,
-    name: team.name,
-    namespace: team.namespace,
-    owner_user_id: team.ownerUserId,
+    ...scopedFields(team),
     members: team.members.map((m) => ({ bot_id: m.bot_id })),
-    created_at: team.createdAt.toISOString(),
-    updated_at: team.updatedAt.toISOString(),
   };
 }

@@ -9,31 +9,7 @@ import {
   resolveExplicit,
 } from '../../src/resolver';
 import type { ExplicitSelection, GroupRole, Identity, SkillFacts, StoredRef } from '../../src/resolver';
-
-function skill(
-  id: number,
-  name: string,
-  scope: { ns?: string; owner?: number; isPublic?: boolean },
-  opts: { deleted?: boolean; versions?: number } = {},
-): SkillFacts {
-  const count = opts.versions ?? 1;
-  const versions: SkillFacts['versions'] = {};
-  for (let n = 1; n <= count; n++) versions[n] = { version: n, contentHash: `sha256:${id}-v${n}` };
-  return {
-    id,
-    name,
-    namespace: scope.ns ?? 'default',
-    isPublic: scope.isPublic ?? false,
-    ownerUserId: scope.owner ?? null,
-    deleted: opts.deleted ?? false,
-    latest: versions[count],
-    versions,
-  };
-}
-
-function user(userId: number, directRoles: Record<string, GroupRole> = {}, isAdmin = false): Identity {
-  return { userId, isAdmin, directRoles };
-}
+import { skill, user } from '../support/resolver-facts';
 
 const alice = user(1, { 'team-a': 'Owner' });
 const bob = user(2, { 'team-a': 'Reporter' });

@@ -4,38 +4,13 @@ import { resolveTask } from '../../src/resolver';
 import type {
   ExplicitSelection,
   GhostFacts,
-  GroupRole,
   Identity,
   Resolution,
   ResolutionFacts,
   SkillFacts,
   StoredRef,
 } from '../../src/resolver';
-
-function skill(
-  id: number,
-  name: string,
-  scope: { ns?: string; owner?: number; isPublic?: boolean },
-  opts: { deleted?: boolean; versions?: number } = {},
-): SkillFacts {
-  const count = opts.versions ?? 1;
-  const versions: SkillFacts['versions'] = {};
-  for (let n = 1; n <= count; n++) versions[n] = { version: n, contentHash: `sha256:${id}-v${n}` };
-  return {
-    id,
-    name,
-    namespace: scope.ns ?? 'default',
-    isPublic: scope.isPublic ?? false,
-    ownerUserId: scope.owner ?? null,
-    deleted: opts.deleted ?? false,
-    latest: versions[count],
-    versions,
-  };
-}
-
-function user(userId: number, directRoles: Record<string, GroupRole> = {}, isAdmin = false): Identity {
-  return { userId, isAdmin, directRoles };
-}
+import { skill, user } from '../support/resolver-facts';
 
 // Alice owns the team's group and shares the team; Bob is a Reporter there; Carol is in no group.
 const ALICE = 1;

@@ -1,7 +1,7 @@
 // Cursor pagination shared by every list: ordered by id, the cursor is the last id returned.
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -22,6 +22,15 @@ export class PageQuery {
   @Min(1)
   @Max(MAX_LIMIT)
   limit?: number;
+}
+
+/** A page of a list that can be narrowed to one namespace. */
+export class NamespacePageQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Only this namespace' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
 }
 
 export interface Page<T> {

@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { PageQuery } from '../../common/http/pagination';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length } from 'class-validator';
+import { NamespacePageQuery } from '../../common/http/pagination';
+import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
 
 export const MAX_GHOST_SKILLS = 100;
@@ -13,21 +14,7 @@ const INPUT_REF_MAP = {
 
 /** The whole writable body, for POST and PUT alike. */
 @ApiExtraModels(GhostSkillRefInputDto)
-export class GhostBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 128 })
-  @IsString()
-  @Length(1, 128)
-  name: string;
-
-  @ApiPropertyOptional({
-    default: 'default',
-    description: 'POST: `default` (personal) or a group name. PUT: when sent, must be the current namespace',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-
+export class GhostBodyDto extends ScopedBodyDto {
   @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Skill names, each once' })
   @IsOptional()
   @IsArray()
@@ -78,19 +65,13 @@ export class GhostSkillRefDto {
 const OUTPUT_REF_MAP = { type: 'object', additionalProperties: { $ref: getSchemaPath(GhostSkillRefDto) } } as const;
 
 @ApiExtraModels(GhostSkillRefDto)
-export class GhostDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: 'default' }) namespace: string;
-  @ApiProperty() owner_user_id: number;
+export class GhostDto extends ScopedResourceDto {
   @ApiProperty({ type: [String] }) skills: string[];
   @ApiProperty({ type: [String] }) preload_skills: string[];
   @ApiProperty({ ...OUTPUT_REF_MAP, description: 'A ref for every name in `skills`' })
   skill_refs: Record<string, GhostSkillRefDto>;
   @ApiProperty({ ...OUTPUT_REF_MAP, description: 'Refs sent for preload names; others use their `skill_refs` entry' })
   preload_skill_refs: Record<string, GhostSkillRefDto>;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
 export class GhostListDto {
@@ -98,10 +79,4 @@ export class GhostListDto {
   @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
-export class GhostListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Only this namespace' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-}
+export class GhostListQuery extends NamespacePageQuery {}

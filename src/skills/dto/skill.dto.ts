@@ -6,7 +6,7 @@ type SchemaObject = NonNullable<Extract<ApiBodyOptions, { schema?: unknown }>['s
 };
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { PageQuery } from '../../common/http/pagination';
+import { NamespacePageQuery } from '../../common/http/pagination';
 
 export class VersionDto {
   @ApiProperty() version: number;
@@ -99,8 +99,7 @@ export class VersionQuery {
   version?: number;
 }
 
-export class SkillListQuery extends PageQuery {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) namespace?: string;
+export class SkillListQuery extends NamespacePageQuery {
   @ApiPropertyOptional({ enum: ['true', 'false'] }) @IsOptional() @IsIn(['true', 'false']) is_public?: 'true' | 'false';
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(64) name?: string;
   @ApiPropertyOptional({ description: 'Case-insensitive literal substring of name or description' })

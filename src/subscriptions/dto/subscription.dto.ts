@@ -10,13 +10,13 @@ import {
   IsString,
   Length,
   Max,
-  MaxLength,
   Min,
   registerDecorator,
   ValidateNested,
 } from 'class-validator';
 import { MAX_ID } from '../../common/http/id.pipe';
-import { PageQuery } from '../../common/http/pagination';
+import { NamespacePageQuery } from '../../common/http/pagination';
+import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 
 export const MAX_SUBSCRIPTION_REFS = 100;
 
@@ -61,21 +61,7 @@ export class SubscriptionSkillRefDto {
 }
 
 /** The whole writable body, for POST and PUT alike. */
-export class SubscriptionBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 128 })
-  @IsString()
-  @Length(1, 128)
-  name: string;
-
-  @ApiPropertyOptional({
-    default: 'default',
-    description: 'POST: `default` (personal) or a group name. PUT: when sent, must be the current namespace',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-
+export class SubscriptionBodyDto extends ScopedBodyDto {
   @ApiProperty({ minimum: 1, description: 'A team the caller may read (else 404)' })
   @IsInt()
   @Min(1)
@@ -98,16 +84,10 @@ export class SubscriptionBodyDto {
   skill_refs?: SubscriptionSkillRefDto[];
 }
 
-export class SubscriptionDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: 'default' }) namespace: string;
-  @ApiProperty() owner_user_id: number;
+export class SubscriptionDto extends ScopedResourceDto {
   @ApiProperty() team_id: number;
   @ApiProperty({ type: [SubscriptionSkillRefDto], description: '`version` only when pinned' })
   skill_refs: SubscriptionSkillRefDto[];
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
 export class SubscriptionListDto {
@@ -115,10 +95,4 @@ export class SubscriptionListDto {
   @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
-export class SubscriptionListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Only this namespace' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-}
+export class SubscriptionListQuery extends NamespacePageQuery {}

@@ -13,7 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PageQuery } from '../../common/http/pagination';
+import { NamespacePageQuery } from '../../common/http/pagination';
 import { MAX_SELECTIONS } from '../task-labels';
 
 /** An explicit selection: exactly one scope, no fallback. */
@@ -75,9 +75,7 @@ export class TaskListDto {
   @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
-export class TaskListQuery extends PageQuery {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) namespace?: string;
-}
+export class TaskListQuery extends NamespacePageQuery {}
 
 export class CreateTokenDto {
   @ApiPropertyOptional({ minimum: 60, maximum: 604_800, default: 86_400 })

@@ -1,21 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_ID } from '../../common/http/id.pipe';
-import { PageQuery } from '../../common/http/pagination';
+import { NamespacePageQuery } from '../../common/http/pagination';
+import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 
 export const MAX_TEAM_MEMBERS = 20;
 
@@ -28,21 +16,7 @@ export class TeamMemberDto {
 }
 
 /** The whole writable body, for POST and PUT alike. */
-export class TeamBodyDto {
-  @ApiProperty({ minLength: 1, maxLength: 128 })
-  @IsString()
-  @Length(1, 128)
-  name: string;
-
-  @ApiPropertyOptional({
-    default: 'default',
-    description: 'POST: `default` (personal) or a group name. PUT: when sent, must be the current namespace',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-
+export class TeamBodyDto extends ScopedBodyDto {
   @ApiProperty({
     type: [TeamMemberDto],
     minItems: 1,
@@ -58,14 +32,8 @@ export class TeamBodyDto {
   members: TeamMemberDto[];
 }
 
-export class TeamDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: 'default' }) namespace: string;
-  @ApiProperty() owner_user_id: number;
+export class TeamDto extends ScopedResourceDto {
   @ApiProperty({ type: [TeamMemberDto] }) members: TeamMemberDto[];
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
 export class TeamListDto {
@@ -73,10 +41,4 @@ export class TeamListDto {
   @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
-export class TeamListQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Only this namespace' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  namespace?: string;
-}
+export class TeamListQuery extends NamespacePageQuery {}
