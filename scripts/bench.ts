@@ -1,0 +1,140 @@
+// `npm run bench`: seeds throwaway databases at 10k and 100k skills, runs the built service on each
+// and prints one table comparing the task-resolution paths with the cheapest endpoints.
+// BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
+import { DatabaseHost, openDatabaseHost } from './bench/database';
+import { scenario } from './bench/endpoints';
+import { LoadSettings, measure } from './bench/load';
+import { renderHeader, renderTable } from './bench/report';
+import { Reach, Resources, resources } from './bench/resources';
+import { seed } from './bench/seed';
+import { RunningService, startService } from './bench/service';
+import { loadTargets, probeTasks } from './bench/targets';
+
+const SMALL = 10_000;
+const LARGE = 100_000;
+const CONNECTIONS = 10;
+
+/** Undo steps, run last first: a service stops before its database goes. */
+const cleanup: Array<() => Promise<void>> = [];
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (let step = cleanup.pop(); step; step = cleanup.pop()) {
+      await step().catch((err: unknown) => progress(`cleanup failed: ${(err as Error).message}`));
+    }
+  })();
+  return cleaning;
+}
+
+function seconds(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds`);
+  return value;
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+const since = (start: number): string => `${((Date.now() - start) / 1000).toFixed(1)} s`;
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** A migrated, seeded database with the service running on it. */
+async function prepare(
+  host: DatabaseHost,
+  label: string,
+  layers: Skill[][],
+  work: Resources,
+  dataDir: string,
+): Promise<RunningService> {
+  const db = await host.create(label);
+  cleanup.push(db.drop);
+  const dir = join(dataDir, label);
+  await mkdir(dir);
+  let start = Date.now();
+  // The service migrates at boot; it is stopped while seeding so nothing it caches predates the data.
+  await (await startService(db.url, dir)).stop();
+  progress(`${label}: migrated in ${since(start)}`);
+  start = Date.now();
+  await seed(db.url, layers, work);
+  progress(`${label}: seeded ${count(layers.flat().length)} skills in ${since(start)}`);
+  const service = await startService(db.url, dir);
+  cleanup.push(service.stop);
+  return service;
+}
+
+function describeData(work: Resources): string {
+  const skills = (n: number): string => {
+    const c = skillCounts(n);
+    return `${count(n)} (${count(c.public)} public, ${count(c.perGroup)} per group, ${count(c.perUser)} per user)`;
+  };
+  return (
+    `${count(USERS)} users with API keys, ${groups().length} groups, ${count(memberships().length)} memberships; ` +
+    `skills ${skills(SMALL)} or ${skills(LARGE)}, 1% deleted; ${count(work.ghosts.length)} ghosts x 20 names, ` +
+    `${work.teams.length} teams of 3 bots, ${count(work.tasks.length)} tasks, ${work.subscriptions.length} ` +
+    `subscriptions, ${count(work.executions.length)} background executions`
+  );
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const settings: LoadSettings = {
+    connections: CONNECTIONS,
+    seconds: seconds('BENCH_SECONDS', 10),
+    warmupSeconds: seconds('BENCH_WARMUP_SECONDS', 2),
+    roundSeconds: seconds('BENCH_ROUND_SECONDS', 2),
+  };
+  try {
+    const host = await openDatabaseHost(process.env.DATABASE_URL?.trim() || undefined);
+    const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-'));
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    const base = skillLayer(NO_SKILLS, skillCounts(SMALL), 1);
+    const growth = skillLayer(skillCounts(SMALL), skillCounts(LARGE), SMALL + 1);
+    const reach = new Reach(base);
+    const work = resources(reach);
+    const small = await prepare(host, '10k', [base], work, dataDir);
+    const large = await prepare(host, '100k', [base, growth], work, dataDir);
+
+    const targets = loadTargets(work, reach);
+    const probeSmall = await probeTasks(small.baseUrl, targets.tasks);
+    const probeLarge = await probeTasks(large.baseUrl, targets.tasks);
+    const { endpoints, ratios } = scenario(small.baseUrl, large.baseUrl, targets, probeSmall.etags);
+    const results = await measure(endpoints, settings, progress);
+    const header = renderHeader({
+      databaseKind: host.kind,
+      data: describeData(work),
+      probes: [
+        ['10k', probeSmall],
+        ['100k', probeLarge],
+      ],
+      tasks: targets.tasks.length,
+      skills: targets.skills.length,
+      settings,
+    });
+    const footer = `run took ${since(started)} before cleanup`;
+    process.stdout.write([...header, '', renderTable(results, ratios), '', footer].join('\n') + '\n');
+  } finally {
+    await cleanUp();
+  }
+}
+
+process.once('SIGINT', () => {
+  interrupted = true;
+  void cleanUp().finally(() => process.exit(130));
+});
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    if (interrupted) return; // the SIGINT handler exits once everything is cleaned up
+    process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,90 @@
+// Runs the built service as production does (`node dist/src/main.js`), against one database.
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const BENCH_ADMIN_KEY = 'srk_bench_admin_key_0123456789abcdef';
+
+const MAIN = join(__dirname, '..', '..', 'src', 'main.js');
+const BOOT_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface RunningService {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * LOG_LEVEL=warn keeps the per-request log line out of the measurement, but it also hides the
+ * `listening` line, so the port is chosen here and readiness is polled on /api/health/live.
+ */
+export async function startService(databaseUrl: string, dataDir: string): Promise<RunningService> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      ADMIN_API_KEY: BENCH_ADMIN_KEY,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    output.push(chunk.toString());
+    if (output.length > 50) output.shift();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilLive(baseUrl, child);
+  } catch (err) {
+    await stop(child);
+    throw new Error(`${(err as Error).message}\n${output.join('')}`, { cause: err });
+  }
+  return { baseUrl, stop: () => stop(child) };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilLive(baseUrl: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + BOOT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} while booting`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health/live`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet (migrations run before it listens)
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service did not answer within ${BOOT_TIMEOUT_MS / 1000} s`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
