@@ -4,10 +4,12 @@ import { Identity1764460800000 } from './1764460800000-identity';
 import { Skills1764547200000 } from './1764547200000-skills';
 import { Resources1764633600000 } from './1764633600000-resources';
 import { ChangeNotifications1764720000000 } from './1764720000000-change-notifications';
+import { ResolverIndexes1764806400000 } from './1764806400000-resolver-indexes';
 
 export const MIGRATIONS = [
   Identity1764460800000,
   Skills1764547200000,
   Resources1764633600000,
   ChangeNotifications1764720000000,
+  ResolverIndexes1764806400000,
 ];

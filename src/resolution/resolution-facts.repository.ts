@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  DEFAULT_NAMESPACE,
   ExplicitSelection,
   GhostFacts,
   GroupRole,
@@ -140,21 +141,28 @@ export class ResolutionFactsRepository {
   }
 
   async loadSkills(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillFacts[]> {
+    // One index-backed branch per way a skill can be reached, so the rows read follow the answer,
+    // not the size of the table. Personal skills are reached through their owners only: `default`
+    // in the namespace list would reach every user's skill of that name.
+    const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE);
     const rows: SkillRow[] = await manager.query(
-      `SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
+      `WITH reached AS (
+              SELECT id FROM skills WHERE id = ANY($1::int[])
+              UNION SELECT id FROM skills WHERE is_public AND name = ANY($2::text[])
+              UNION SELECT id FROM skills WHERE namespace = ANY($3::text[]) AND name = ANY($2::text[])
+              UNION SELECT id FROM skills
+                     WHERE namespace = 'default' AND NOT is_public
+                       AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
+       SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
               s.latest_version,
               (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
                  FROM skill_versions v
                 WHERE v.skill_id = s.id AND (v.version = s.latest_version OR v.version = ANY($5::int[]))) AS versions
-         FROM skills s
-        WHERE s.id = ANY($1::int[])
-           OR (s.name = ANY($2::text[])
-               AND (s.is_public OR s.namespace = ANY($3::text[])
-                    OR (s.namespace = 'default' AND s.owner_user_id = ANY($4::int[]))))`,
+         FROM skills s JOIN reached r ON r.id = s.id`,
       [
-        [...reach.ids],
+        [...new Set(reach.ids)],
         [...new Set(reach.names)],
-        [...new Set(reach.namespaces)],
+        groups,
         [...new Set(reach.personalOwners)],
         [...new Set(reach.versions)],
       ],

@@ -1,9 +1,11 @@
 // The one resolver, served: loads a task's facts (two queries after authentication), checks that
 // the caller may read the task, and hands everything to resolveTask.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { DomainError } from '../common/errors/domain-error';
 import {
   effectiveRole,
@@ -59,19 +61,23 @@ function readerKey(principal: Principal, taskId: number): string {
 
 @Injectable()
 export class TaskResolutionService {
-  /** The last fingerprint each reader was given, until the next change: the 304 path needs no query. */
-  private readonly fingerprints: GenerationCache<string>;
+  /**
+   * The last resolution each reader was given, until the next change: repeated reads (and the
+   * 304 path) need no query. Only a reader who passed the access check has an entry.
+   */
+  private readonly resolutions: GenerationCache<Resolution>;
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
     private readonly changes: ChangeGeneration,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.fingerprints = new GenerationCache(changes);
+    this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
   knownFingerprint(principal: Principal, taskId: number): string | undefined {
-    return this.fingerprints.get(readerKey(principal, taskId));
+    return this.resolutions.get(readerKey(principal, taskId))?.fingerprint;
   }
 
   /** CONTRACT §5.3 (and §5.4 with a message); 404 `Task not found` for whoever may not read it. */
@@ -81,9 +87,14 @@ export class TaskResolutionService {
     message: Message | null = null,
     manager?: EntityManager,
   ): Promise<Resolution> {
+    // Inside a transaction (manager given) the rows may be uncommitted: neither read nor fill the cache.
+    const cacheable = !message && !manager;
+    const key = readerKey(principal, taskId);
+    const cached = cacheable ? this.resolutions.get(key) : undefined;
+    if (cached) return cached;
     const generation = this.changes.current();
     const resolution = await this.compute(principal, taskId, message, manager);
-    if (!message) this.fingerprints.set(readerKey(principal, taskId), resolution.fingerprint, generation);
+    if (cacheable) this.resolutions.set(key, resolution, generation);
     return resolution;
   }
 

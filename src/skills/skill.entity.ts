@@ -29,6 +29,10 @@ import { UserEntity } from '../users/user.entity';
 })
 @Index('skills_public_name_key', ['name'], { unique: true, where: `"deleted_at" IS NULL AND "is_public"` })
 @Index('skills_name_idx', ['name'])
+// The resolver reaches skills by scope and name, deleted ones included (they answer DELETED).
+@Index('skills_namespace_name_idx', ['namespace', 'name'])
+@Index('skills_owner_name_idx', ['ownerUserId', 'name'])
+@Index('skills_public_name_idx', ['name'], { where: `"is_public"` })
 export class SkillEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT', primaryKeyConstraintName: 'skills_pkey' })
   id: number;

@@ -48,7 +48,7 @@ export class GenerationCache<V> {
 
   /** `generation` is the one read before the value was computed. */
   set(key: string, value: V, generation: number): void {
-    if (!this.changes.isCurrent(generation)) return;
+    if (this.maxEntries === 0 || !this.changes.isCurrent(generation)) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { generation, value });
   }
