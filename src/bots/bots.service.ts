@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../common/scoped/scoped-access';
 import { GHOST_NOT_FOUND } from '../ghosts/ghosts.service';
 import { GhostsRepository } from '../ghosts/ghosts.repository';
@@ -34,14 +34,9 @@ export class BotsService {
   }
 
   async list(caller: UserPrincipal, query: BotListQuery): Promise<Page<BotDto>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await this.bots.list({
-      readerUserId: caller.userId,
-      readableGroups: await this.access.namespaces.readableGroups(caller),
-      namespace: query.namespace,
-      afterId: query.cursor,
-      limit,
-    });
+    const filter = await this.access.listFilter(caller, query);
+    const { limit } = filter;
+    const rows = await this.bots.list(filter);
     return toPage(rows, limit, toBotDto);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../common/scoped/scoped-access';
 import { ResolutionFactsRepository } from '../resolution/resolution-facts.repository';
 import { SelectionValidator } from '../resolution/selection-validator.service';
@@ -60,14 +60,9 @@ export class GhostsService {
   }
 
   async list(caller: UserPrincipal, query: GhostListQuery): Promise<Page<GhostDto>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await this.ghosts.list({
-      readerUserId: caller.userId,
-      readableGroups: await this.access.namespaces.readableGroups(caller),
-      namespace: query.namespace,
-      afterId: query.cursor,
-      limit,
-    });
+    const filter = await this.access.listFilter(caller, query);
+    const { limit } = filter;
+    const rows = await this.ghosts.list(filter);
     const catalog = await this.catalogFor(rows.slice(0, limit));
     return toPage(rows, limit, (ghost) => toGhostDto(ghost, catalog));
   }

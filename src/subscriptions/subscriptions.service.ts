@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
-import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../common/scoped/scoped-access';
 import { SelectionValidator } from '../resolution/selection-validator.service';
 import { TEAM_NOT_FOUND } from '../teams/teams.service';
@@ -36,14 +36,9 @@ export class SubscriptionsService {
   }
 
   async list(caller: UserPrincipal, query: SubscriptionListQuery): Promise<Page<SubscriptionDto>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await this.subscriptions.list({
-      readerUserId: caller.userId,
-      readableGroups: await this.access.namespaces.readableGroups(caller),
-      namespace: query.namespace,
-      afterId: query.cursor,
-      limit,
-    });
+    const filter = await this.access.listFilter(caller, query);
+    const { limit } = filter;
+    const rows = await this.subscriptions.list(filter);
     return toPage(rows, limit, toSubscriptionDto);
   }
 

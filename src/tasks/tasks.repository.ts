@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ScopedListFilter } from '../common/scoped/scoped.repository';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { BackgroundExecutionEntity } from './background-execution.entity';
@@ -13,14 +14,6 @@ export interface NewTask {
   namespace: string;
   title: string | null;
   labels: Record<string, string>;
-}
-
-export interface TaskListFilter {
-  readerUserId: number;
-  readableGroups: string[] | 'all';
-  namespace?: string;
-  afterId?: number;
-  limit: number;
 }
 
 @Injectable()
@@ -60,7 +53,7 @@ export class TasksRepository {
   }
 
   /** Readable tasks by id (`limit + 1`): the reader's own, and those of groups they read. */
-  list(filter: TaskListFilter): Promise<TaskEntity[]> {
+  list(filter: ScopedListFilter): Promise<TaskEntity[]> {
     const qb = this.db.manager
       .createQueryBuilder(TaskEntity, 't')
       .orderBy('t.id', 'ASC')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Principal, UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../common/scoped/scoped-access';
 import { SelectionValidator } from '../resolution/selection-validator.service';
 import { CreateTaskDto, ExecutionCreatedDto, TaskDto, TaskListQuery } from './dto/task.dto';
@@ -64,14 +64,9 @@ export class TasksService {
   }
 
   async list(caller: UserPrincipal, query: TaskListQuery): Promise<Page<TaskDto>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await this.tasks.list({
-      readerUserId: caller.userId,
-      readableGroups: await this.access.namespaces.readableGroups(caller),
-      namespace: query.namespace,
-      afterId: query.cursor,
-      limit,
-    });
+    const filter = await this.access.listFilter(caller, query);
+    const { limit } = filter;
+    const rows = await this.tasks.list(filter);
     return toPage(rows, limit, toTaskDto);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
+import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../common/scoped/scoped-access';
 import { BOT_NOT_FOUND } from '../bots/bots.service';
 import { BotsRepository } from '../bots/bots.repository';
@@ -30,14 +30,9 @@ export class TeamsService {
   }
 
   async list(caller: UserPrincipal, query: TeamListQuery): Promise<Page<TeamDto>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await this.teams.list({
-      readerUserId: caller.userId,
-      readableGroups: await this.access.namespaces.readableGroups(caller),
-      namespace: query.namespace,
-      afterId: query.cursor,
-      limit,
-    });
+    const filter = await this.access.listFilter(caller, query);
+    const { limit } = filter;
+    const rows = await this.teams.list(filter);
     return toPage(rows, limit, toTeamDto);
   }
 

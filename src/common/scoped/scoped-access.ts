@@ -5,7 +5,9 @@ import { DomainError } from '../errors/domain-error';
 import { NamespaceAccess } from '../../groups/namespace-access.service';
 import { Actor } from '../../groups/scope-access';
 import { DEFAULT_NAMESPACE, groupNameProblems } from '../../groups/group-role';
+import { DEFAULT_LIMIT, NamespacePageQuery } from '../http/pagination';
 import { ScopedResourceEntity } from './scoped-resource.entity';
+import { ScopedListFilter } from './scoped.repository';
 
 @Injectable()
 export class ScopedAccess {
@@ -31,6 +33,17 @@ export class ScopedAccess {
     }
     await this.namespaces.requireCreate(actor, namespace);
     return namespace;
+  }
+
+  /** What `actor` may list, narrowed by the page query (readable rows by id, `limit + 1` of them). */
+  async listFilter(actor: Actor, query: NamespacePageQuery): Promise<ScopedListFilter> {
+    return {
+      readerUserId: actor.userId,
+      readableGroups: await this.namespaces.readableGroups(actor),
+      namespace: query.namespace,
+      afterId: query.cursor,
+      limit: query.limit ?? DEFAULT_LIMIT,
+    };
   }
 
   /** PUT replaces the writable body but never moves a resource: a different namespace is 400. */
