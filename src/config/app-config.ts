@@ -89,7 +89,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: r.raw('NODE_ENV') === 'development' ? 'text' : 'json',
     dbPoolSize: r.int('DB_POOL_SIZE', 10, 1, 100),
-    resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 2_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
       maxEntries: r.int('MAX_PACKAGE_ENTRIES', 512, 1, 100_000),

@@ -64,7 +64,9 @@ interface SkillRow {
   owner_user_id: number | null;
   deleted: boolean;
   latest_version: number;
-  versions: Array<{ version: number; content_hash: string }>;
+  latest_hash: string;
+  /** Pinned versions asked for, when any were. */
+  pinned: Array<{ version: number; content_hash: string }> | null;
 }
 
 const USERS_JSON = `
@@ -154,11 +156,14 @@ export class ResolutionFactsRepository {
                      WHERE namespace = 'default' AND NOT is_public
                        AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
        SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
-              s.latest_version,
-              (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
-                 FROM skill_versions v
-                WHERE v.skill_id = s.id AND (v.version = s.latest_version OR v.version = ANY($5::int[]))) AS versions
-         FROM skills s JOIN reached r ON r.id = s.id`,
+              s.latest_version, latest.content_hash AS latest_hash,
+              CASE WHEN cardinality($5::int[]) > 0 THEN
+                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
+                   FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
+              END AS pinned
+         FROM skills s
+         JOIN reached r ON r.id = s.id
+         JOIN skill_versions latest ON latest.skill_id = s.id AND latest.version = s.latest_version`,
       [
         [...new Set(reach.ids)],
         [...new Set(reach.names)],
@@ -193,17 +198,18 @@ function toIdentities(users: TaskRow['users']): Record<number, Identity> {
 }
 
 function toSkillFacts(row: SkillRow): SkillFacts {
-  const versions: Record<number, VersionFacts> = {};
-  for (const v of row.versions ?? []) versions[v.version] = { version: v.version, contentHash: v.content_hash };
+  const latest: VersionFacts = { version: row.latest_version, contentHash: row.latest_hash };
+  const versions: Record<number, VersionFacts> = { [latest.version]: latest };
+  for (const v of row.pinned ?? []) versions[v.version] = { version: v.version, contentHash: v.content_hash };
   return {
     id: row.id,
     name: row.name,
     namespace: row.namespace,
     isPublic: row.is_public,
     // Only a personal skill has an owner in the resolver's sense; a group skill's creator is not one.
-    ownerUserId: row.namespace === 'default' && !row.is_public ? row.owner_user_id : null,
+    ownerUserId: row.namespace === DEFAULT_NAMESPACE && !row.is_public ? row.owner_user_id : null,
     deleted: row.deleted,
-    latest: versions[row.latest_version],
+    latest,
     versions,
   };
 }

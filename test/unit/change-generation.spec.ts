@@ -32,12 +32,19 @@ describe('GenerationCache', () => {
     expect(cache.get('k')).toBe('v2');
   });
 
-  it('stays bounded: past its size it starts over, keeping the newest entry', () => {
+  it('stays bounded, dropping the least recently used entry first', () => {
     const changes = new ChangeGeneration();
     const cache = new GenerationCache<number>(changes, 3);
-    for (let i = 0; i < 10; i++) cache.set(`k${i}`, i, changes.current());
-    const kept = Array.from({ length: 10 }, (_, i) => cache.get(`k${i}`)).filter((v) => v !== undefined);
-    expect(kept.length).toBeLessThanOrEqual(3);
-    expect(cache.get('k9')).toBe(9);
+    for (const k of ['a', 'b', 'c']) cache.set(k, k.charCodeAt(0), changes.current());
+    expect(cache.get('a')).toBe(97); // a is now the most recently used
+    cache.set('d', 100, changes.current());
+    expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k))).toEqual([97, undefined, 99, 100]);
+  });
+
+  it('keeps nothing when its size is 0', () => {
+    const changes = new ChangeGeneration();
+    const cache = new GenerationCache<number>(changes, 0);
+    cache.set('k', 1, changes.current());
+    expect(cache.get('k')).toBeUndefined();
   });
 });

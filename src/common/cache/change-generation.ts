@@ -29,7 +29,7 @@ export class ChangeGeneration {
   }
 }
 
-/** A bounded map of values tagged with the generation they were computed at. */
+/** A bounded map (least recently used out first) of values tagged with the generation they were computed at. */
 export class GenerationCache<V> {
   private readonly entries = new Map<string, { generation: number; value: V }>();
 
@@ -41,15 +41,18 @@ export class GenerationCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.changes.isCurrent(entry.generation)) return entry.value;
     this.entries.delete(key);
-    return undefined;
+    if (!this.changes.isCurrent(entry.generation)) return undefined;
+    // Re-inserted last: a Map iterates in insertion order, so the first key is the least recently used.
+    this.entries.set(key, entry);
+    return entry.value;
   }
 
   /** `generation` is the one read before the value was computed. */
   set(key: string, value: V, generation: number): void {
     if (this.maxEntries === 0 || !this.changes.isCurrent(generation)) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { generation, value });
   }
 }
