@@ -1,6 +1,7 @@
 // Building resolution scenarios through the public API: groups, skills, ghosts, bots, teams,
 // subscriptions and tasks, each call checked for its success status.
 import request from 'supertest';
+import { createBot, createGhost, createGroup, createTeam } from './resources';
 import { Caller, keyOf, publishSkill } from './skills';
 import { as, TestApp } from './test-app';
 import { skillZip } from './zip-builder';
@@ -29,19 +30,8 @@ export class Scenario {
     return ok(this.t.http.get(path).set(as(keyOf(caller))), status, `GET ${path}`);
   }
 
-  async group(owner: Caller, name: string, members: Array<[{ id: number }, string]> = []): Promise<number> {
-    const group = await this.post(owner, '/api/groups', { name });
-    for (const [user, role] of members) {
-      await ok(
-        this.t.http
-          .put(`/api/groups/${group.id}/members/${user.id}`)
-          .set(as(keyOf(owner)))
-          .send({ role }),
-        200,
-        'member',
-      );
-    }
-    return group.id;
+  group(owner: Caller, name: string, members: Parameters<typeof createGroup>[3] = []): Promise<number> {
+    return createGroup(this.t, owner, name, members);
   }
 
   /** A skill in a scope: `default` personal, a group name, or `public`. */
@@ -61,26 +51,16 @@ export class Scenario {
     );
   }
 
-  ghost(
-    caller: Caller,
-    body: {
-      name: string;
-      namespace?: string;
-      skills?: string[];
-      preload_skills?: string[];
-      skill_refs?: object;
-      preload_skill_refs?: object;
-    },
-  ): Promise<any> {
-    return this.post(caller, '/api/ghosts', body);
+  ghost(caller: Caller, body: object): Promise<any> {
+    return createGhost(this.t, caller, body);
   }
 
   bot(caller: Caller, name: string, ghostId: number, namespace = 'default'): Promise<any> {
-    return this.post(caller, '/api/bots', { name, namespace, ghost_id: ghostId });
+    return createBot(this.t, caller, { name, namespace, ghost_id: ghostId });
   }
 
   team(caller: Caller, name: string, botIds: number[], namespace = 'default'): Promise<any> {
-    return this.post(caller, '/api/teams', { name, namespace, members: botIds.map((bot_id) => ({ bot_id })) });
+    return createTeam(this.t, caller, { name, namespace, members: botIds.map((bot_id) => ({ bot_id })) });
   }
 
   /** A team of one bot whose ghost lists `skills` (and `preload`), in `namespace`. */
