@@ -17,6 +17,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SkillsModule } from './skills/skills.module';
 import { UsersModule } from './users/users.module';
@@ -42,6 +43,7 @@ export class AppModule {
         UsersModule,
         GroupsModule,
         ScopedModule,
+        ResolutionFactsModule,
         HealthModule,
         SkillsModule,
         GhostsModule,

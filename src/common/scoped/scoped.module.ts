@@ -1,12 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { ResolutionFactsRepository } from '../../resolution/resolution-facts.repository';
-import { SelectionValidator } from '../../resolution/selection-validator.service';
 import { ScopedAccess } from './scoped-access';
 
-/** What every feature that owns scoped resources and skill selections shares. */
+/** Access checks shared by every feature that owns scoped resources. */
 @Global()
 @Module({
-  providers: [ScopedAccess, ResolutionFactsRepository, SelectionValidator],
-  exports: [ScopedAccess, ResolutionFactsRepository, SelectionValidator],
+  providers: [ScopedAccess],
+  exports: [ScopedAccess],
 })
 export class ScopedModule {}
