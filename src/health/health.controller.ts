@@ -24,7 +24,7 @@ export class HealthController {
     try {
       await this.db.query('SELECT 1');
     } catch {
-      throw new DomainError('UNAVAILABLE', 'The database is unreachable');
+      throw new DomainError('DATABASE_UNAVAILABLE', 'The database is unreachable');
     }
     return { status: 'ok', database: 'up' };
   }
