@@ -1,4 +1,5 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
@@ -10,6 +11,15 @@ export interface PackageLimits {
   maxExpandedBytes: number;
   maxCompressionRatio: number;
   maxPathBytes: number;
+}
+
+export interface InspectionSettings {
+  /** Worker threads that inspect packages; twice as many packages may wait or run (429 past that). */
+  workers: number;
+  /** A package still being inspected after this is rejected, and its worker replaced. */
+  deadlineMs: number;
+  /** Uploads one user may have in progress at once (429 past that). */
+  maxUploadsPerUser: number;
 }
 
 export interface AppConfig {
@@ -25,6 +35,7 @@ export interface AppConfig {
   /** Resolutions kept per reader and task until the next change; 0 turns the cache off. */
   resolutionCacheEntries: number;
   packageLimits: PackageLimits;
+  inspection: InspectionSettings;
 }
 
 export class ConfigError extends Error {
@@ -92,11 +103,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
     resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 2_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
-      maxEntries: r.int('MAX_PACKAGE_ENTRIES', 512, 1, 100_000),
+      // The stored zip has no ZIP64 records, and a PostgreSQL bytea holds at most 1 GiB.
+      maxEntries: r.int('MAX_PACKAGE_ENTRIES', 512, 1, 65_535),
       maxFileBytes: r.int('MAX_FILE_BYTES', 16 * MIB, 1024, 1024 * MIB),
-      maxExpandedBytes: r.int('MAX_EXPANDED_BYTES', 64 * MIB, 1024, 4096 * MIB),
+      maxExpandedBytes: r.int('MAX_EXPANDED_BYTES', 64 * MIB, 1024, 1024 * MIB),
       maxCompressionRatio: r.int('MAX_COMPRESSION_RATIO', 200, 1, 100_000),
       maxPathBytes: r.int('MAX_PATH_BYTES', 512, 16, 4096),
+    },
+    inspection: {
+      workers: r.int('INSPECTION_WORKERS', availableParallelism(), 1, 64),
+      deadlineMs: r.int('INSPECTION_TIMEOUT_MS', 10_000, 100, 600_000),
+      maxUploadsPerUser: r.int('MAX_UPLOADS_PER_USER', 4, 1, 1_000),
     },
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

@@ -1,14 +1,13 @@
 // Publishing: validate the package before any transaction, then one transaction per publish.
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
 import { violatedUnique } from '../database/pg-errors';
 import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
 import { NamespaceAccess } from '../groups/namespace-access.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
-import { inspectPackage, PackageInspection } from './package/inspect-package';
+import { PackageInspection } from './package/inspect-package';
+import { PackageInspector } from './package-inspector.service';
 import { SkillReaders } from './skill-readers';
 import { toSkillDto } from './skill.mapper';
 import { NewVersion, SkillsRepository } from './skills.repository';
@@ -23,11 +22,11 @@ export class SkillsPublishService {
     private readonly skills: SkillsRepository,
     private readonly access: NamespaceAccess,
     private readonly readers: SkillReaders,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly inspector: PackageInspector,
   ) {}
 
   async validate(file: UploadedPackage | undefined): Promise<ValidationReportDto> {
-    const report = await inspectPackage(requireFile(file).buffer, this.config.packageLimits);
+    const report = await this.inspector.inspect(requireFile(file).buffer);
     return {
       valid: report.valid,
       name: report.name,
@@ -53,7 +52,7 @@ export class SkillsPublishService {
     try {
       const created = await this.skills.createSkill(
         { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
-        newVersion(file!, inspection, caller.userId),
+        newVersion(inspection, caller.userId),
       );
       return { ...toSkillDto(created.skill, created.latest), warnings: inspection.warnings };
     } catch (err) {
@@ -64,7 +63,7 @@ export class SkillsPublishService {
     }
   }
 
-  /** `created: false` when the bytes equal the latest version's (nothing is written). */
+  /** `created: false` when the files equal the latest version's, however they were zipped (nothing is written). */
   async addVersion(
     caller: UserPrincipal,
     skillId: number,
@@ -75,7 +74,7 @@ export class SkillsPublishService {
     if (inspection.name !== skill.name) {
       throw new DomainError('NAME_MISMATCH', `The package is named ${inspection.name}, the skill ${skill.name}`);
     }
-    const result = await this.skills.addVersion(skill.id, newVersion(file!, inspection, caller.userId));
+    const result = await this.skills.addVersion(skill.id, newVersion(inspection, caller.userId));
     return {
       created: result.created,
       skill: { ...toSkillDto(result.skill, result.latest), warnings: inspection.warnings },
@@ -83,7 +82,7 @@ export class SkillsPublishService {
   }
 
   private async inspect(file: UploadedPackage): Promise<PackageInspection> {
-    const inspection = await inspectPackage(file.buffer, this.config.packageLimits);
+    const inspection = await this.inspector.inspect(file.buffer);
     if (!inspection.valid) {
       throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
         errors: inspection.errors,
@@ -99,10 +98,11 @@ function requireFile(file: UploadedPackage | undefined): UploadedPackage {
   return file;
 }
 
-function newVersion(file: UploadedPackage, inspection: PackageInspection, userId: number): NewVersion {
+/** What is stored is the canonical zip rebuilt from the accepted files, never the upload. */
+function newVersion(inspection: PackageInspection, userId: number): NewVersion {
   return {
-    data: file.buffer,
-    contentHash: inspection.contentHash,
+    data: inspection.canonical!,
+    contentHash: inspection.contentHash!,
     revision: inspection.revision!,
     fileCount: inspection.files.length,
     manifest: inspection.files,

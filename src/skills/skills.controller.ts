@@ -41,6 +41,7 @@ import {
   VersionListDto,
   VersionQuery,
 } from './dto/skill.dto';
+import { UploadSlotInterceptor } from './package-inspector.service';
 import { SkillsDeleteService } from './skills-delete.service';
 import { SkillsPublishService, UploadedPackage } from './skills-publish.service';
 import { SkillsReadService } from './skills-read.service';
@@ -56,7 +57,7 @@ export class SkillsController {
   ) {}
 
   @Post()
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PUBLISH_FORM_SCHEMA })
   @ApiOperation({ summary: 'Publish a new skill (version 1) in a scope' })
@@ -71,7 +72,7 @@ export class SkillsController {
 
   @Post('validate')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PACKAGE_FORM_SCHEMA })
   @ApiOperation({ summary: 'Check a package without storing anything' })
@@ -81,7 +82,7 @@ export class SkillsController {
   }
 
   @Post(':id/versions')
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PACKAGE_FORM_SCHEMA })
   @ApiOperation({ summary: 'Publish version N+1 (200 and nothing new when identical to the latest)' })

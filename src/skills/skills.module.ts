@@ -3,6 +3,7 @@ import { MulterModule } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { PackageInspector, UploadSlotInterceptor } from './package-inspector.service';
 import { SkillReaders } from './skill-readers';
 import { SkillReferrersRepository } from './skill-referrers.repository';
 import { SkillsDeleteService } from './skills-delete.service';
@@ -13,7 +14,7 @@ import { SkillsRepository } from './skills.repository';
 
 @Module({
   imports: [
-    // The package stays in memory (at most MAX_PACKAGE_BYTES): it is hashed, inspected and stored as is.
+    // The upload stays in memory (at most MAX_PACKAGE_BYTES) until a worker has inspected it.
     MulterModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -24,6 +25,8 @@ import { SkillsRepository } from './skills.repository';
   ],
   controllers: [SkillsController],
   providers: [
+    PackageInspector,
+    UploadSlotInterceptor,
     SkillsRepository,
     SkillReaders,
     SkillReferrersRepository,

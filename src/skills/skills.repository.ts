@@ -126,15 +126,15 @@ export class SkillsRepository {
   }
 
   /**
-   * Version N+1 under the skill's row lock, so concurrent uploads get consecutive numbers; bytes
-   * identical to the latest version create nothing (`created: false`).
+   * Version N+1 under the skill's row lock, so concurrent uploads get consecutive numbers; the same
+   * files as the latest version (the same revision) create nothing (`created: false`).
    */
   addVersion(skillId: number, version: NewVersion): Promise<SkillWithLatest & { created: boolean }> {
     return this.db.transaction(async (tx) => {
       const skill = await tx.findOne(SkillEntity, { where: { id: skillId }, lock: { mode: 'pessimistic_write' } });
       if (!skill || skill.deletedAt) throw DomainError.notFound('Skill not found');
       const current = await tx.findOneByOrFail(SkillVersionEntity, { skillId, version: skill.latestVersion });
-      if (current.contentHash === version.contentHash) return { skill, latest: current, created: false };
+      if (current.revision === version.revision) return { skill, latest: current, created: false };
       const latest = await this.insertVersion(tx, skillId, skill.latestVersion + 1, version);
       await tx.update(
         SkillEntity,

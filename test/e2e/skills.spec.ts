@@ -14,7 +14,8 @@ describe('skill registry', () => {
   let rep: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Eight concurrent versions from one user are part of the story below.
+    t = await startTestApp({ MAX_UPLOADS_PER_USER: '8', INSPECTION_WORKERS: '4' });
     [alice, bob, dev, dev2, maint, rep] = await Promise.all(
       ['alice', 'bob', 'dev', 'dev2', 'maint', 'rep'].map((n) => createUser(t, n)),
     );
@@ -32,7 +33,7 @@ describe('skill registry', () => {
   });
 
   describe('publishing', () => {
-    it('publishes a personal skill whose hashes and manifest match the bytes', async () => {
+    it('publishes a personal skill whose hashes and manifest match the stored bytes', async () => {
       const zip = skillZip('pdf-tools', {
         description: 'Reads PDFs.',
         files: { 'scripts/run.sh': '#!/bin/sh\necho hi\n', 'README.md': 'readme' },
@@ -48,9 +49,9 @@ describe('skill registry', () => {
         description: 'Reads PDFs.',
         latest_version: {
           version: 1,
-          content_hash: `sha256:${sha256(zip)}`,
+          content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
           revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
-          size: zip.length,
+          size: expect.any(Number),
           file_count: 3,
           created_at: expect.any(String),
         },
@@ -65,7 +66,7 @@ describe('skill registry', () => {
         namespace: 'default',
         is_public: false,
         version: 1,
-        content_hash: `sha256:${sha256(zip)}`,
+        content_hash: res.body.latest_version.content_hash,
         revision: res.body.latest_version.revision,
         files: [
           { path: 'README.md', size: 6, sha256: sha256('readme'), mode: '644' },
@@ -80,8 +81,11 @@ describe('skill registry', () => {
         .buffer()
         .parse(binary);
       expect(download.status).toBe(200);
-      expect(Buffer.compare(download.body, zip)).toBe(0);
-      expect(download.headers['etag']).toBe(`"sha256:${sha256(zip)}"`);
+      // What is stored is the canonical zip rebuilt from the files, not the upload.
+      expect(Buffer.compare(download.body, zip)).not.toBe(0);
+      expect(`sha256:${sha256(download.body)}`).toBe(res.body.latest_version.content_hash);
+      expect(download.body.length).toBe(res.body.latest_version.size);
+      expect(download.headers['etag']).toBe(`"${res.body.latest_version.content_hash}"`);
       expect(download.headers['content-type']).toBe('application/zip');
       expect(download.headers['content-disposition']).toBe('attachment; filename="pdf-tools-1.zip"');
       expect(download.headers['cache-control']).toBe('private, no-cache');
@@ -191,33 +195,49 @@ describe('skill registry', () => {
       expect(await skillRowCounts(t)).toEqual(before);
     });
 
-    it('identical bytes uploaded as two skills are stored once', async () => {
-      const zip = skillZip('dedup-me');
-      await publish(t, alice, zip);
-      await publish(t, bob, zip);
+    it('the same files, zipped differently, as two skills are stored once', async () => {
+      const zip = skillZip('dedup-me', { files: { 'a.txt': 'a', 'b.txt': 'b' } });
+      const rezipped = buildZip([
+        { path: 'dedup-me/b.txt', data: 'b', method: 'store' },
+        { path: 'dedup-me/', directory: true },
+        { path: 'dedup-me/SKILL.md', data: '---\nname: "dedup-me"\ndescription: "A test skill."\n---\n# Skill\n' },
+        { path: 'dedup-me/a.txt', data: 'a', descriptor: true },
+      ]);
+      const first = await publish(t, alice, zip);
+      const second = await publish(t, bob, rezipped);
+      expect(second.body.latest_version.content_hash).toBe(first.body.latest_version.content_hash);
       const blobs = await withClient(t.db.url, (c) =>
-        c.query('SELECT count(*) FROM skill_blobs WHERE content_hash = $1', [`sha256:${sha256(zip)}`]),
+        c.query('SELECT count(*) FROM skill_blobs WHERE content_hash = $1', [first.body.latest_version.content_hash]),
       );
       expect(Number(blobs.rows[0].count)).toBe(1);
     });
   });
 
   describe('versions', () => {
-    it('adds N+1; identical bytes answer 200 and create nothing; a renamed package is NAME_MISMATCH', async () => {
+    it('adds N+1; the same files, however zipped, answer 200 and create nothing; a renamed package is NAME_MISMATCH', async () => {
       const v1 = skillZip('versioned', { description: 'one' });
       const skill = await publishSkill(t, alice, 'versioned', {}, { description: 'one' });
       const v2 = skillZip('versioned', { description: 'two' });
       const res2 = await publishVersion(t, alice, skill.id, v2);
       expect(res2.status).toBe(201);
-      expect(res2.body.latest_version).toEqual(
-        expect.objectContaining({ version: 2, content_hash: `sha256:${sha256(v2)}` }),
-      );
+      expect(res2.body.latest_version).toEqual(expect.objectContaining({ version: 2 }));
+      expect(res2.body.latest_version.content_hash).not.toBe(skill.latest_version.content_hash);
       expect(res2.body.description).toBe('two');
 
       const before = await skillRowCounts(t);
       const same = await publishVersion(t, alice, skill.id, v2);
       expect(same.status).toBe(200);
-      expect(same.body.latest_version.version).toBe(2);
+      expect(same.body.latest_version).toEqual(res2.body.latest_version);
+      const rezipped = buildZip([
+        {
+          path: 'versioned/SKILL.md',
+          data: '---\nname: "versioned"\ndescription: "two"\n---\n# Skill\n',
+          method: 'store',
+        },
+      ]);
+      const sameFiles = await publishVersion(t, alice, skill.id, rezipped);
+      expect(sameFiles.status).toBe(200);
+      expect(sameFiles.body.latest_version).toEqual(res2.body.latest_version);
       expectError(await publishVersion(t, alice, skill.id, skillZip('other-name')), 400, 'NAME_MISMATCH');
       expect(await skillRowCounts(t)).toEqual(before);
 
@@ -235,7 +255,8 @@ describe('skill registry', () => {
         .set(as(alice.key))
         .buffer()
         .parse(binary);
-      expect(Buffer.compare(old.body, v1)).toBe(0);
+      expect(`sha256:${sha256(old.body)}`).toBe(skill.latest_version.content_hash);
+      expect(sha256(v1)).not.toBe(sha256(old.body));
       expect(old.headers['cache-control']).toBe('private, max-age=31536000, immutable');
       expect(old.headers['content-disposition']).toBe('attachment; filename="versioned-1.zip"');
       expectError(await t.http.get(`/api/skills/${skill.id}/download?version=9`).set(as(alice.key)), 404, 'NOT_FOUND');

@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { PackageLimits } from '../../src/config/app-config';
 import { PackageInspection, ProblemCode, inspectPackage } from '../../src/skills/package/inspect-package';
+import { listZip } from '../../src/skills/package/zip-reader';
+import { hostileZips } from '../support/hostile-zips';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
 
 const LIMITS: PackageLimits = {
@@ -116,14 +118,21 @@ describe('inspectPackage: archive entries', () => {
     ]);
   });
 
-  it('takes the mode from Unix attributes only', async () => {
+  it('takes the mode from the Unix attribute bytes, whatever host made the entry', async () => {
     const zip = buildZip([SKILL_MD, { path: 's/run.sh', mode: 0o100755 }]);
-    // Version made by 0 is MS-DOS: the high attribute bytes carry no Unix mode then.
+    // Version made by 0 is MS-DOS; extractors still honour a Unix mode in the high bytes.
     const fromDos = patched(zip, (copy, [, runSh]) => copy.writeUInt16LE(20, runSh + 4));
-    const [unix, dos] = await Promise.all([inspectPackage(zip, LIMITS), inspectPackage(fromDos, LIMITS)]);
+    const noMode = patched(fromDos, (copy, [, runSh]) => copy.writeUInt32LE(0x20, runSh + 38));
+    const [unix, dos, plain] = [
+      inspectPackage(zip, LIMITS),
+      inspectPackage(fromDos, LIMITS),
+      inspectPackage(noMode, LIMITS),
+    ];
     expect(unix.files.find((file) => file.path === 'run.sh')?.mode).toBe('755');
-    expect(dos.files.find((file) => file.path === 'run.sh')?.mode).toBe('644');
-    expect(dos.revision).not.toBe(unix.revision);
+    expect(dos.files.find((file) => file.path === 'run.sh')?.mode).toBe('755');
+    expect(plain.files.find((file) => file.path === 'run.sh')?.mode).toBe('644');
+    expect(dos.revision).toBe(unix.revision);
+    expect(plain.revision).not.toBe(unix.revision);
   });
 });
 
@@ -171,7 +180,7 @@ describe('inspectPackage: damaged archives', () => {
   ])('answers ZIP_INVALID for %s without throwing', async (_title, bytes) => {
     const result = await inspectPackage(bytes, LIMITS);
     expect(codes(result)).toContain('ZIP_INVALID');
-    expect(result).toMatchObject({ valid: false, revision: null, size: bytes.length });
+    expect(result).toMatchObject({ valid: false, revision: null, canonical: null, uploadSize: bytes.length });
   });
 
   it('counts the real bytes when a header under-declares the size', async () => {
@@ -184,12 +193,7 @@ describe('inspectPackage: damaged archives', () => {
       inspectPackage(lying(10, 'deflate'), LIMITS),
       inspectPackage(lying(9000, 'deflate'), LIMITS),
     ]);
-    expect(cases.map(codes)).toEqual([
-      ['ZIP_ENTRY_TOO_LARGE'],
-      ['ZIP_ENTRY_TOO_LARGE'],
-      ['ZIP_INVALID'],
-      ['ZIP_INVALID'],
-    ]);
+    expect(cases.map(codes)).toEqual([['ZIP_ENTRY_TOO_LARGE'], ['ZIP_INVALID'], ['ZIP_INVALID'], ['ZIP_INVALID']]);
     expect(cases[2].errors[0].message).toContain('holds 5000 bytes but its header declares 10');
   });
 });
@@ -263,11 +267,11 @@ describe('inspectPackage: limits', () => {
       null,
     ],
     [
-      'ignored entries, which still expand',
+      'ignored entries, which are never stored and so never expanded',
       [SKILL_MD, { path: '__MACOSX/s/._big', data: Buffer.alloc(2000) }],
       { maxFileBytes: 1000 },
-      ['ZIP_ENTRY_TOO_LARGE'],
-      '__MACOSX/s/._big',
+      [],
+      null,
     ],
   ])('%s', async (_title, entries, limits, expected, field) => {
     const result = await inspectPackage(buildZip(entries), { ...LIMITS, ...limits });
@@ -295,16 +299,14 @@ describe('inspectPackage: limits', () => {
     expect(codes(result)).toEqual(['ZIP_SYMLINK', 'DESCRIPTION_MISSING', 'ZIP_ENTRY_TOO_LARGE']);
   });
 
-  it('rejects a 200 MB zip bomb without expanding it, in bounded time and memory', async () => {
+  it('rejects a 200 MB zip bomb without expanding it, in bounded memory', async () => {
     const bomb = buildZip([SKILL_MD, { path: 's/zeros.bin', data: Buffer.alloc(200 * MiB) }]);
     expect(bomb.length).toBeLessThan(LIMITS.maxPackageBytes);
 
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 1);
-    const started = process.hrtime.bigint();
     const result = await inspectPackage(bomb, LIMITS);
-    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
 
@@ -312,7 +314,6 @@ describe('inspectPackage: limits', () => {
     expect(['ZIP_ENTRY_TOO_LARGE', 'ZIP_RATIO']).toContain(codes(result)[0]);
     expect(result.errors[0].field).toBe('s/zeros.bin');
     expect(rssPeak - rssBefore).toBeLessThan(100 * MiB);
-    expect(elapsedMs).toBeLessThan(1000);
   });
 
   it('accepts a package of many small files within every limit', async () => {
@@ -320,5 +321,66 @@ describe('inspectPackage: limits', () => {
     const result = await inspectPackage(skillZip('many-files', { files }), LIMITS);
     expect(result.errors).toEqual([]);
     expect(result.files).toHaveLength(301);
+  });
+});
+
+describe('inspectPackage: archives that would read differently elsewhere', () => {
+  it.each(hostileZips('trick').map((c) => [c.title, c] as const))('%s', async (_title, hostile) => {
+    const result = await inspectPackage(hostile.zip, LIMITS);
+    expect(codes(result)).toEqual(hostile.codes);
+    expect(result.canonical === null).toBe(hostile.codes.length > 0);
+  });
+});
+
+describe('the stored zip', () => {
+  const files = {
+    'scripts/run.sh': '#!/bin/sh\necho hi\n',
+    'docs/r\u00E9sum\u00E9.md': 'x'.repeat(5000),
+    'tiny.txt': 'a',
+  };
+
+  it('has the canonical form: one entry per manifest file under <name>/, in manifest order', () => {
+    const zip = buildZip([
+      { path: 'SKILL.md', data: '---\nname: canon\ndescription: d\n---\n' },
+      { path: 'docs/', directory: true },
+      ...Object.entries(files).map(([path, data]) => ({
+        path,
+        data,
+        mode: path.endsWith('.sh') ? 0o100755 : 0o100644,
+        descriptor: true,
+      })),
+    ]);
+    const result = inspectPackage(zip, LIMITS);
+    expect(result.errors).toEqual([]);
+    const canonical = result.canonical!;
+    const listing = listZip(canonical, LIMITS);
+    expect(listing.problems).toEqual([]);
+    expect(listing.entries.map((e) => [e.name, e.mode])).toEqual(
+      result.files.map((file) => [`canon/${file.path}`, file.mode]),
+    );
+    // Fixed fields of every central record: Unix host, 1980-01-01, modes, no extra or comment.
+    let at = canonical.readUInt32LE(canonical.length - 6);
+    for (const entry of listing.entries) {
+      expect(canonical.readUInt16LE(at + 4) >> 8).toBe(3);
+      expect(canonical.readUInt16LE(at + 8) & 0x8).toBe(0);
+      expect(canonical.readUInt16LE(at + 8) & 0x800).toBe(/^[\x20-\x7e]*$/.test(entry.name) ? 0 : 0x800);
+      expect([canonical.readUInt16LE(at + 12), canonical.readUInt16LE(at + 14)]).toEqual([0, 0x21]);
+      expect([canonical.readUInt16LE(at + 30), canonical.readUInt16LE(at + 32)]).toEqual([0, 0]);
+      expect(canonical.readUInt32LE(at + 38) >>> 16).toBe(entry.mode === '755' ? 0o100755 : 0o100644);
+      at += 46 + canonical.readUInt16LE(at + 28);
+    }
+    expect(canonical.readUInt16LE(canonical.length - 2)).toBe(0);
+    // Small files are stored, compressible ones deflated.
+    expect(listing.entries.find((e) => e.path === 'canon/tiny.txt')?.method).toBe(0);
+    expect(listing.entries.find((e) => e.path.endsWith('.md') && e.path.includes('docs'))?.method).toBe(8);
+  });
+
+  it('is itself a package that inspects to the same manifest, revision and bytes', () => {
+    const first = inspectPackage(skillZip('canon', { files }), LIMITS);
+    const again = inspectPackage(first.canonical!, LIMITS);
+    expect(again.errors).toEqual([]);
+    expect(again.files).toEqual(first.files);
+    expect(again.revision).toBe(first.revision);
+    expect(again.canonical!.equals(first.canonical!)).toBe(true);
   });
 });

@@ -55,9 +55,10 @@ describe('inspectPackage: valid packages', () => {
       frontmatter: { name: 'my-skill', description: 'Does things.' },
       files: expectedFiles,
       revision: canonicalDigest(expectedFiles),
-      contentHash: `sha256:${sha256(bytes)}`,
-      size: bytes.length,
+      uploadSize: bytes.length,
     });
+    expect(result.contentHash).toBe(`sha256:${sha256(result.canonical!)}`);
+    expect(result.skillMd).toBe(VALID_MD);
   });
 
   it('accepts SKILL.md at the archive root, where every file belongs to the skill', async () => {
@@ -70,7 +71,7 @@ describe('inspectPackage: valid packages', () => {
     expect(result.files.map((file) => file.path)).toEqual(['SKILL.md', 'notes/SKILL.md', 'x.txt']);
   });
 
-  it('gives the same revision to the same files zipped differently, but a new content hash', async () => {
+  it('gives the same revision and the same stored zip to the same files zipped differently', async () => {
     const original = buildZip(folderPackage);
     const rezipped = buildZip(
       [...folderPackage]
@@ -81,7 +82,9 @@ describe('inspectPackage: valid packages', () => {
     const [a, b] = await Promise.all([inspectPackage(original, LIMITS), inspectPackage(rezipped, LIMITS)]);
     expect(b.valid).toBe(true);
     expect(b.revision).toBe(a.revision);
-    expect(b.contentHash).not.toBe(a.contentHash);
+    expect(b.contentHash).toBe(a.contentHash);
+    expect(b.canonical!.equals(a.canonical!)).toBe(true);
+    expect(sha256(rezipped)).not.toBe(sha256(original));
   });
 
   it.each<[string, ZipEntryInput[]]>([
@@ -163,9 +166,10 @@ describe('inspectPackage: SKILL.md', () => {
     ['a blank description', skillMd('name: my-skill\ndescription: "  \\t "'), ['DESCRIPTION_INVALID']],
     ['an empty description', skillMd('name: my-skill\ndescription: ""'), ['DESCRIPTION_INVALID']],
     ['a mapping as description', skillMd('name: my-skill\ndescription: {a: b}'), ['DESCRIPTION_INVALID']],
+    ['a description of 4096 code points', skillMd(`name: my-skill\ndescription: ${'é'.repeat(4096)}`), []],
     [
-      'a description of 1025 code points',
-      skillMd(`name: my-skill\ndescription: ${'é'.repeat(1025)}`),
+      'a description of 4097 code points',
+      skillMd(`name: my-skill\ndescription: ${'é'.repeat(4097)}`),
       ['DESCRIPTION_INVALID'],
     ],
     [
@@ -194,16 +198,9 @@ describe('inspectPackage: SKILL.md', () => {
       ['COMPATIBILITY_INVALID'],
     ],
     ['metadata of strings', skillMd('name: my-skill\ndescription: x\nmetadata:\n  author: me\n  version: "1.0"'), []],
-    [
-      'metadata with a number value',
-      skillMd('name: my-skill\ndescription: x\nmetadata:\n  version: 1.0'),
-      ['METADATA_INVALID'],
-    ],
-    [
-      'metadata with a nested mapping',
-      skillMd('name: my-skill\ndescription: x\nmetadata: {a: {b: c}}'),
-      ['METADATA_INVALID'],
-    ],
+    ['metadata with a number value', skillMd('name: my-skill\ndescription: x\nmetadata:\n  version: 1.0'), []],
+    ['metadata with a nested mapping', skillMd('name: my-skill\ndescription: x\nmetadata: {a: {b: c}}'), []],
+    ['metadata that is null', skillMd('name: my-skill\ndescription: x\nmetadata:'), ['METADATA_INVALID']],
     ['metadata as a list', skillMd('name: my-skill\ndescription: x\nmetadata: [a, b]'), ['METADATA_INVALID']],
     ['metadata as a string', skillMd('name: my-skill\ndescription: x\nmetadata: author'), ['METADATA_INVALID']],
     ['allowed-tools as a string', skillMd('name: my-skill\ndescription: x\nallowed-tools: Bash(git:*) Read'), []],
@@ -250,6 +247,18 @@ describe('inspectPackage: SKILL.md', () => {
 
   it.each<[string, string, WarningCode[], string | undefined]>([
     ['an unknown field', skillMd('name: my-skill\ndescription: x\nversion: 2'), ['UNKNOWN_FIELD'], 'version'],
+    [
+      'a description of 1025 code points',
+      skillMd(`name: my-skill\ndescription: ${'é'.repeat(1025)}`),
+      ['DESCRIPTION_LONG'],
+      'description',
+    ],
+    [
+      'metadata values that are not strings',
+      skillMd('name: my-skill\ndescription: x\nmetadata:\n  version: 1.0\n  vikingbot: {requires: {bins: [git]}}'),
+      ['METADATA_NOT_STRINGS'],
+      'metadata',
+    ],
     ['a body of 501 lines', skillMd('name: my-skill\ndescription: x', 'line\n'.repeat(501)), ['BODY_LONG'], undefined],
     ['a body of 500 lines', skillMd('name: my-skill\ndescription: x', 'line\n'.repeat(500)), [], undefined],
     [
@@ -293,5 +302,69 @@ describe('inspectPackage: SKILL.md', () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: 'UNKNOWN_FIELD', field: 'extra' })]);
     expect(result).toMatchObject({ valid: false, revision: null, name: '-bad', description: '   ' });
     for (const problem of result.errors) expect(problem.message).toMatch(/^[A-Z].*\.$/);
+  });
+});
+
+describe('inspectPackage: SKILL.md in bounded time and memory', () => {
+  const fm = (yaml: string): string => skillMd(`name: my-skill\ndescription: x\n${yaml}`);
+  const keys = (count: number, prefix = 'k'): string =>
+    Array.from({ length: count }, (_, i) => `  ${prefix}${i}: v`).join('\n');
+  const list = (count: number): string => `[${Array.from({ length: count }, () => '1').join(',')}]`;
+  const aliases = (anchor: string, count: number): string =>
+    `[${Array.from({ length: count }, () => `*${anchor}`).join(',')}]`;
+
+  it.each<[string, string, ProblemCode[]]>([
+    ['a SKILL.md of exactly 1 MiB', fm('') + 'x'.repeat(1024 * 1024 - Buffer.byteLength(fm(''))), []],
+    [
+      'a SKILL.md one byte over 1 MiB',
+      fm('') + 'x'.repeat(1024 * 1024 + 1 - Buffer.byteLength(fm(''))),
+      ['SKILL_MD_TOO_LARGE'],
+    ],
+    ['a frontmatter block over 64 KiB', fm(`notes: "${'n'.repeat(64 * 1024)}"`), ['FRONTMATTER_INVALID']],
+    ["40,000 metadata keys (the hostile review's 96 KB)", fm(`metadata:\n${keys(40_000)}`), ['FRONTMATTER_INVALID']],
+    ['5,000 distinct metadata keys', fm(`metadata:\n${keys(5_000)}`), []],
+    ['5,000 metadata keys with one repeated', fm(`metadata:\n${keys(5_000)}\n  k17: again`), ['FRONTMATTER_INVALID']],
+    [
+      'aliases that expand past 10,000 values (billion laughs)',
+      fm(
+        `a: &a ${list(10)}\nb: &b ${aliases('a', 10)}\nc: &c ${aliases('b', 10)}\nd: &d ${aliases('c', 10)}\ne: ${aliases('d', 10)}`,
+      ),
+      ['FRONTMATTER_INVALID'],
+    ],
+    ['a 5,000-item list aliased 99 times', fm(`a: &a ${list(5_000)}\nb: ${aliases('a', 99)}`), ['FRONTMATTER_INVALID']],
+    [
+      'a 60 KB string aliased 20 times',
+      fm(`a: &a "${'s'.repeat(60_000)}"\nb: ${aliases('a', 20)}`),
+      ['FRONTMATTER_INVALID'],
+    ],
+    ['an alias inside its own anchor', fm('a: &a [1, *a]'), ['FRONTMATTER_INVALID']],
+    ['an alias to no anchor', fm('a: *nothing'), ['FRONTMATTER_INVALID']],
+    ['aliases that stay under the limit', fm(`a: &a ${list(100)}\nb: ${aliases('a', 90)}`), []],
+  ])('%s', async (_title, content, expected) => {
+    // Stored, so the repetitive filler is not refused for its compression ratio first.
+    const zip = buildZip([{ path: 'my-skill/SKILL.md', data: content, method: 'store' }]);
+    const result = await inspectPackage(zip, LIMITS);
+    expect(result.errors.map((problem) => problem.code)).toEqual(expected);
+  });
+
+  it('expands aliases into the stored frontmatter, and keeps "__proto__" as a plain key', async () => {
+    const content = fm('base: &b {tool: git}\nuse: *b\n__proto__: {polluted: true}');
+    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    expect(result.errors).toEqual([]);
+    expect(JSON.parse(JSON.stringify(result.frontmatter))).toEqual({
+      name: 'my-skill',
+      description: 'x',
+      base: { tool: 'git' },
+      use: { tool: 'git' },
+      ['__proto__']: { polluted: true },
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('stops inflating SKILL.md at 1 MiB whatever its header declares', async () => {
+    const huge = fm('') + 'x'.repeat(50 * 1024 * 1024);
+    const zip = buildZip([{ path: 'my-skill/SKILL.md', data: huge, declaredSize: 10 }]);
+    const result = await inspectPackage(zip, { ...LIMITS, maxCompressionRatio: 100_000 });
+    expect(result.errors.map((problem) => problem.code)).toEqual(['SKILL_MD_TOO_LARGE']);
   });
 });

@@ -97,6 +97,8 @@ export class ErrorFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    const retryAfter = error.details?.retry_after;
+    if (statusCode === 429 && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(statusCode).json(body);
   }
 

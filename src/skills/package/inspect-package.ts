@@ -1,12 +1,15 @@
 // The one entry point for checking an uploaded skill package (CONTRACT §3): every problem, the
-// manifest, the parsed frontmatter and the two hashes, without ever throwing on bad input.
+// manifest, the parsed frontmatter, the canonical zip that is stored instead of the upload, and
+// its hashes, without ever throwing on bad input. Synchronous and CPU-bound: the service runs it
+// in the inspection workers, never on the HTTP event loop.
 import { createHash } from 'node:crypto';
-import { PackageLimits } from '../../config/app-config';
-import { parseSkillMd } from './frontmatter';
+import type { PackageLimits } from '../../config/app-config';
+import { buildCanonicalZip, CanonicalFile } from './canonical-zip';
+import { MAX_SKILL_MD_BYTES, parseSkillMd } from './frontmatter';
 import { ManifestFile, manifestRevision, sortManifest } from './manifest';
-import { Problem, errorText, problem } from './problem';
+import { Problem, problem } from './problem';
 import { findSkillRoot } from './skill-root';
-import { ExpansionBudget, ZipItem, listZip, readItem } from './zip-reader';
+import { ExpansionBudget, listZip, readEntry, ZipEntry } from './zip-reader';
 
 export type { ManifestFile } from './manifest';
 export type { Problem, ProblemCode, WarningCode } from './problem';
@@ -19,17 +22,22 @@ export interface PackageInspection {
   /** Every problem found, not just the first. */
   errors: Problem[];
   warnings: Problem[];
-  /** Files under the skill root; complete only when the package is valid. */
+  /** Files under the skill root, sorted by UTF-8 bytes; complete only when the package is valid. */
   files: ManifestFile[];
   frontmatter: Record<string, unknown> | null;
+  /** The text of SKILL.md, when it could be read. */
+  skillMd: string | null;
   /** `sha256:<hex>` of the RFC 8785 JSON of `files`; null when invalid. */
   revision: string | null;
-  /** `sha256:<hex>` of the exact input bytes. */
-  contentHash: string;
-  size: number;
+  /** The zip that is stored (CONTRACT §3 canonical form); null when invalid. */
+  canonical: Buffer | null;
+  /** `sha256:<hex>` of `canonical`; null when invalid. */
+  contentHash: string | null;
+  /** Bytes of the upload. */
+  uploadSize: number;
 }
 
-export async function inspectPackage(bytes: Buffer, limits: PackageLimits): Promise<PackageInspection> {
+export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageInspection {
   const result: PackageInspection = {
     valid: false,
     name: null,
@@ -38,56 +46,78 @@ export async function inspectPackage(bytes: Buffer, limits: PackageLimits): Prom
     warnings: [],
     files: [],
     frontmatter: null,
+    skillMd: null,
     revision: null,
-    contentHash: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
-    size: bytes.length,
+    canonical: null,
+    contentHash: null,
+    uploadSize: bytes.length,
   };
-  try {
-    await inspectArchive(bytes, limits, result);
-  } catch (err) {
-    // Only a defect can land here; the upload is still answered with a problem, not a crash.
-    result.errors.push(problem('ZIP_INVALID', `The archive could not be inspected: ${errorText(err)}.`));
-  }
+  const data = new Map<string, Buffer>();
+  inspectArchive(bytes, limits, result, data);
   result.files = sortManifest(result.files);
   result.valid = result.errors.length === 0;
-  result.revision = result.valid ? manifestRevision(result.files) : null;
+  if (result.valid) {
+    result.revision = manifestRevision(result.files);
+    const files: CanonicalFile[] = result.files.map((file) => ({
+      path: file.path,
+      mode: file.mode,
+      data: data.get(file.path)!,
+    }));
+    result.canonical = buildCanonicalZip(result.name!, files);
+    result.contentHash = `sha256:${createHash('sha256').update(result.canonical).digest('hex')}`;
+  }
   return result;
 }
 
-async function inspectArchive(bytes: Buffer, limits: PackageLimits, result: PackageInspection): Promise<void> {
-  const listing = await listZip(bytes, limits);
+function inspectArchive(
+  bytes: Buffer,
+  limits: PackageLimits,
+  result: PackageInspection,
+  data: Map<string, Buffer>,
+): void {
+  const listing = listZip(bytes, limits);
   result.errors.push(...listing.problems);
-  const { zip } = listing;
-  if (!zip) return;
-  try {
-    const { root, problems } = findSkillRoot(listing.items);
-    result.errors.push(...problems);
-    const readable = listing.items.filter((item) => item.readable);
-    const skillMd = root?.skillMd.readable ? root.skillMd : null;
-    // SKILL.md first, so its problems are known even when a later entry ends the reading.
-    const order: ZipItem[] = skillMd ? [skillMd, ...readable.filter((item) => item !== skillMd)] : readable;
-    const budget = new ExpansionBudget(bytes.length, limits);
-    for (const item of order) {
-      const read = await readItem(zip, item, budget, item === skillMd);
-      if (!read.ok) {
-        result.errors.push(read.problem);
-        if (read.stop) break;
-        continue;
-      }
-      if (item === skillMd && read.data) {
-        const parsed = parseSkillMd(read.data, root?.folder ?? null);
-        result.frontmatter = parsed.frontmatter;
-        result.name = parsed.name;
-        result.description = parsed.description;
-        result.errors.push(...parsed.errors);
-        result.warnings.push(...parsed.warnings);
-      }
-      if (root && !item.ignored && item.path.startsWith(root.prefix)) {
-        const path = item.path.slice(root.prefix.length);
-        result.files.push({ path, size: read.size, sha256: read.sha256, mode: item.mode });
-      }
+  if (!listing.ok) return;
+  const { root, problems } = findSkillRoot(listing.entries);
+  result.errors.push(...problems);
+  // Ignored entries are never stored, so their bytes need not be read at all.
+  const readable = listing.entries.filter((entry) => entry.readable && !entry.ignored);
+  const skillMd = root?.skillMd.readable ? root.skillMd : null;
+  // SKILL.md first, so its problems are known even when a later entry ends the reading.
+  const order: ZipEntry[] = skillMd ? [skillMd, ...readable.filter((entry) => entry !== skillMd)] : readable;
+  const budget = new ExpansionBudget(bytes.length, limits);
+  const skillMdCap = {
+    bytes: MAX_SKILL_MD_BYTES,
+    problem: () =>
+      problem(
+        'SKILL_MD_TOO_LARGE',
+        `SKILL.md is larger than ${MAX_SKILL_MD_BYTES} bytes; move details to other files.`,
+      ),
+  };
+  for (const entry of order) {
+    const read = readEntry(bytes, entry, budget, entry === skillMd ? skillMdCap : undefined);
+    if (!read.ok) {
+      result.errors.push(read.problem);
+      if (read.stop) break;
+      continue;
     }
-  } finally {
-    zip.close();
+    if (entry === skillMd) {
+      const parsed = parseSkillMd(read.data, root?.folder ?? null);
+      result.frontmatter = parsed.frontmatter;
+      result.name = parsed.name;
+      result.description = parsed.description;
+      result.skillMd = parsed.text;
+      result.errors.push(...parsed.errors);
+      result.warnings.push(...parsed.warnings);
+    }
+    if (root && entry.path.startsWith(root.prefix)) {
+      const path = entry.path.slice(root.prefix.length);
+      result.files.push({ path, size: read.data.length, sha256: sha256Hex(read.data), mode: entry.mode });
+      data.set(path, read.data);
+    }
   }
+}
+
+function sha256Hex(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
 }

@@ -21,9 +21,12 @@ export type ProblemCode =
   | 'COMPATIBILITY_INVALID'
   | 'METADATA_INVALID'
   | 'ALLOWED_TOOLS_INVALID'
-  | 'LICENSE_INVALID';
+  | 'LICENSE_INVALID'
+  | 'REQUIRES_INVALID'
+  | 'SKILL_MD_TOO_LARGE';
 
-export type WarningCode = 'UNKNOWN_FIELD' | 'BODY_LONG';
+export type WarningCode =
+  'UNKNOWN_FIELD' | 'BODY_LONG' | 'METADATA_NOT_STRINGS' | 'ALLOWED_TOOLS_LIST' | 'DESCRIPTION_LONG';
 
 export interface Problem {
   code: ProblemCode | WarningCode;
@@ -36,10 +39,17 @@ export function problem(code: ProblemCode | WarningCode, message: string, field?
   return field === undefined ? { code, message } : { code, message, field };
 }
 
-/** Paths go into messages verbatim unless they are long enough to drown the message. */
+/**
+ * Paths go into messages quoted, cut when long enough to drown the message, with invisible and
+ * bidirectional characters escaped so a message cannot show a name as another.
+ */
 export function shown(path: string): string {
   const chars = [...path];
-  return JSON.stringify(chars.length > 120 ? `${chars.slice(0, 120).join('')}...` : path);
+  const cut = chars.length > 120 ? `${chars.slice(0, 120).join('')}...` : path;
+  return JSON.stringify(cut).replace(
+    /[\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function errorText(err: unknown): string {

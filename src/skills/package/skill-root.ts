@@ -1,16 +1,16 @@
 // Where the one skill root of an archive is, and which entries stray outside it.
 import { Problem, problem, shown } from './problem';
-import { ZipItem } from './zip-reader';
+import { ZipEntry } from './zip-reader';
 
 export interface SkillRoot {
   /** `''` for SKILL.md at the archive root, else `<folder>/`. */
   prefix: string;
   folder: string | null;
-  skillMd: ZipItem;
+  skillMd: ZipEntry;
 }
 
-export function findSkillRoot(items: ZipItem[]): { root: SkillRoot | null; problems: Problem[] } {
-  const candidates = items.filter((item) => item.pathSafe && !item.ignored && !item.directory);
+export function findSkillRoot(entries: ZipEntry[]): { root: SkillRoot | null; problems: Problem[] } {
+  const candidates = entries.filter((item) => item.pathSafe && !item.ignored && !item.directory);
   const atRoot = candidates.find((item) => item.path === 'SKILL.md');
   // Everything in the archive is inside an archive-root skill, so there is nothing outside to reject.
   if (atRoot) return { root: { prefix: '', folder: null, skillMd: atRoot }, problems: [] };
@@ -25,7 +25,7 @@ export function findSkillRoot(items: ZipItem[]): { root: SkillRoot | null; probl
     const skillMd = inFolders[0];
     const folder = skillMd.path.split('/')[0];
     const prefix = `${folder}/`;
-    const problems = items
+    const problems = entries
       .filter((item) => item.pathSafe && !item.ignored && !item.path.startsWith(prefix) && item.path !== folder)
       .map((item) => {
         const message = `The entry ${shown(item.name)} is outside the skill folder ${shown(prefix)}.`;
