@@ -88,14 +88,14 @@ describe('inspectPackage: archive entries', () => {
       null,
     ],
   ])('%s', async (_title, entries, expected, field) => {
-    const result = await inspectPackage(buildZip(entries), LIMITS);
+    const result = inspectPackage(buildZip(entries), LIMITS);
     expect(codes(result)).toEqual(expected);
     if (field !== null) expect(result.errors[0].field).toBe(field);
     expect(result.revision).toEqual(expected.length === 0 ? expect.stringMatching(/^sha256:[0-9a-f]{64}$/) : null);
   });
 
   it('reports every central-directory problem and the frontmatter problems together', async () => {
-    const result = await inspectPackage(
+    const result = inspectPackage(
       buildZip([
         { path: 's/SKILL.md', data: '---\nname: Bad\n---\n' },
         { path: '../escape' },
@@ -178,7 +178,7 @@ describe('inspectPackage: damaged archives', () => {
       }),
     ],
   ])('answers ZIP_INVALID for %s without throwing', async (_title, bytes) => {
-    const result = await inspectPackage(bytes, LIMITS);
+    const result = inspectPackage(bytes, LIMITS);
     expect(codes(result)).toContain('ZIP_INVALID');
     expect(result).toMatchObject({ valid: false, revision: null, canonical: null, uploadSize: bytes.length });
   });
@@ -187,12 +187,12 @@ describe('inspectPackage: damaged archives', () => {
     const lying = (declaredSize: number, method: 'deflate' | 'store'): Buffer =>
       buildZip([SKILL_MD, { path: 's/big.bin', data: Buffer.alloc(5000, 7), declaredSize, method }]);
     const small = { ...LIMITS, maxFileBytes: 1000 };
-    const cases = await Promise.all([
+    const cases = [
       inspectPackage(lying(10, 'deflate'), small),
       inspectPackage(lying(10, 'store'), small),
       inspectPackage(lying(10, 'deflate'), LIMITS),
       inspectPackage(lying(9000, 'deflate'), LIMITS),
-    ]);
+    ];
     expect(cases.map(codes)).toEqual([['ZIP_ENTRY_TOO_LARGE'], ['ZIP_INVALID'], ['ZIP_INVALID'], ['ZIP_INVALID']]);
     expect(cases[2].errors[0].message).toContain('holds 5000 bytes but its header declares 10');
   });
@@ -274,13 +274,13 @@ describe('inspectPackage: limits', () => {
       null,
     ],
   ])('%s', async (_title, entries, limits, expected, field) => {
-    const result = await inspectPackage(buildZip(entries), { ...LIMITS, ...limits });
+    const result = inspectPackage(buildZip(entries), { ...LIMITS, ...limits });
     expect(codes(result)).toEqual(expected);
     if (field !== null) expect(result.errors[0].field).toBe(field);
   });
 
   it('tells the whole-archive ratio from the per-entry one', async () => {
-    const result = await inspectPackage(buildZip([SKILL_MD, { path: 's/zeros', data: Buffer.alloc(100_000) }]), {
+    const result = inspectPackage(buildZip([SKILL_MD, { path: 's/zeros', data: Buffer.alloc(100_000) }]), {
       ...LIMITS,
       maxCompressionRatio: 10,
     });
@@ -288,7 +288,7 @@ describe('inspectPackage: limits', () => {
   });
 
   it('still reports the SKILL.md problems and earlier ones when a limit stops the reading', async () => {
-    const result = await inspectPackage(
+    const result = inspectPackage(
       buildZip([
         { path: 's/link', mode: 0o120777 },
         { path: 's/big', data: Buffer.alloc(5000) },
@@ -306,7 +306,7 @@ describe('inspectPackage: limits', () => {
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 1);
-    const result = await inspectPackage(bomb, LIMITS);
+    const result = inspectPackage(bomb, LIMITS);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
 
@@ -318,7 +318,7 @@ describe('inspectPackage: limits', () => {
 
   it('accepts a package of many small files within every limit', async () => {
     const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`refs/file-${i}.md`, `# File ${i}\n`]));
-    const result = await inspectPackage(skillZip('many-files', { files }), LIMITS);
+    const result = inspectPackage(skillZip('many-files', { files }), LIMITS);
     expect(result.errors).toEqual([]);
     expect(result.files).toHaveLength(301);
   });
@@ -326,7 +326,7 @@ describe('inspectPackage: limits', () => {
 
 describe('inspectPackage: archives that would read differently elsewhere', () => {
   it.each(hostileZips('trick').map((c) => [c.title, c] as const))('%s', async (_title, hostile) => {
-    const result = await inspectPackage(hostile.zip, LIMITS);
+    const result = inspectPackage(hostile.zip, LIMITS);
     expect(codes(result)).toEqual(hostile.codes);
     expect(result.canonical === null).toBe(hostile.codes.length > 0);
   });

@@ -45,7 +45,7 @@ describe('inspectPackage: valid packages', () => {
 
   it('lists the files of a folder root sorted by UTF-8 bytes, with modes, hashes and a revision', async () => {
     const bytes = buildZip(folderPackage);
-    const result = await inspectPackage(bytes, LIMITS);
+    const result = inspectPackage(bytes, LIMITS);
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result).toMatchObject({
@@ -62,7 +62,7 @@ describe('inspectPackage: valid packages', () => {
   });
 
   it('accepts SKILL.md at the archive root, where every file belongs to the skill', async () => {
-    const result = await inspectPackage(
+    const result = inspectPackage(
       skillZip('root-skill', { atRoot: true, files: { 'notes/SKILL.md': 'not a second root', 'x.txt': 'x' } }),
       LIMITS,
     );
@@ -79,7 +79,7 @@ describe('inspectPackage: valid packages', () => {
         .reverse()
         .map((entry) => ({ ...entry, method: entry.method === 'store' ? 'deflate' : 'store' })),
     );
-    const [a, b] = await Promise.all([inspectPackage(original, LIMITS), inspectPackage(rezipped, LIMITS)]);
+    const [a, b] = [inspectPackage(original, LIMITS), inspectPackage(rezipped, LIMITS)];
     expect(b.valid).toBe(true);
     expect(b.revision).toBe(a.revision);
     expect(b.contentHash).toBe(a.contentHash);
@@ -94,16 +94,13 @@ describe('inspectPackage: valid packages', () => {
   ])('changes the revision for %s', async (_title, change) => {
     const changedPaths = new Set(['my-skill/a.md', ...change.map((entry) => entry.path)]);
     const changed = [...folderPackage.filter((entry) => !changedPaths.has(entry.path)), ...change];
-    const [a, b] = await Promise.all([
-      inspectPackage(buildZip(folderPackage), LIMITS),
-      inspectPackage(buildZip(changed), LIMITS),
-    ]);
+    const [a, b] = [inspectPackage(buildZip(folderPackage), LIMITS), inspectPackage(buildZip(changed), LIMITS)];
     expect(b.valid).toBe(true);
     expect(b.revision).not.toBe(a.revision);
   });
 
   it('leaves __MACOSX/ and .DS_Store out of the manifest and the layout check', async () => {
-    const result = await inspectPackage(
+    const result = inspectPackage(
       buildZip([
         { path: '__MACOSX/', directory: true },
         { path: '__MACOSX/my-skill/._SKILL.md', data: 'resource fork' },
@@ -210,19 +207,19 @@ describe('inspectPackage: SKILL.md', () => {
       ['ALLOWED_TOOLS_INVALID'],
     ],
   ])('%s', async (_title, content, expected) => {
-    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
     expect(result.errors.map((problem) => problem.code)).toEqual(expected);
     expect(result.valid).toBe(expected.length === 0);
   });
 
   it('accepts a name of 64 characters equal to its folder', async () => {
-    const result = await inspectPackage(skillZip(name64), LIMITS);
+    const result = inspectPackage(skillZip(name64), LIMITS);
     expect(result.errors).toEqual([]);
     expect(result.name).toBe(name64);
   });
 
   it('does not check the name against a folder when SKILL.md is at the archive root', async () => {
-    const result = await inspectPackage(buildZip([{ path: 'SKILL.md', data: VALID_MD }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'SKILL.md', data: VALID_MD }]), LIMITS);
     expect(result.errors).toEqual([]);
   });
 
@@ -231,7 +228,7 @@ describe('inspectPackage: SKILL.md', () => {
     ['starting a continuation line', 'description: "first\n  ---second"', 'first ---second'],
     ['in a block scalar', 'description: |\n  ---\n  after', '---\nafter\n'],
   ])('does not end the frontmatter at "---" %s', async (_title, yaml, description) => {
-    const result = await inspectPackage(
+    const result = inspectPackage(
       buildZip([{ path: 'my-skill/SKILL.md', data: skillMd(`name: my-skill\n${yaml}`) }]),
       LIMITS,
     );
@@ -241,7 +238,7 @@ describe('inspectPackage: SKILL.md', () => {
 
   it('reads values with CRLF line endings without the carriage returns', async () => {
     const content = '\uFEFF---\r\nname: my-skill\r\ndescription: Line one\r\n---\r\n';
-    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
     expect(result.frontmatter).toEqual({ name: 'my-skill', description: 'Line one' });
   });
 
@@ -268,7 +265,7 @@ describe('inspectPackage: SKILL.md', () => {
       undefined,
     ],
   ])('warns about %s but stays valid', async (_title, content, expected, field) => {
-    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
     expect(result.valid).toBe(true);
     expect(result.revision).not.toBeNull();
     expect(result.warnings.map((warning) => warning.code)).toEqual(expected);
@@ -277,7 +274,7 @@ describe('inspectPackage: SKILL.md', () => {
 
   it('keeps unknown fields in the parsed frontmatter', async () => {
     const content = skillMd('name: my-skill\ndescription: x\nmetadata:\n  team: core\ntags: [a, b]');
-    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
     expect(result.frontmatter).toEqual({
       name: 'my-skill',
       description: 'x',
@@ -290,7 +287,7 @@ describe('inspectPackage: SKILL.md', () => {
     const content = skillMd(
       'name: -bad\ndescription: "   "\nlicense: 1\ncompatibility: ""\nmetadata: [x]\nallowed-tools: 3\nextra: y',
     );
-    const result = await inspectPackage(buildZip([{ path: '-bad/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: '-bad/SKILL.md', data: content }]), LIMITS);
     expect(result.errors.map((problem) => [problem.code, problem.field])).toEqual([
       ['NAME_INVALID', 'name'],
       ['DESCRIPTION_INVALID', 'description'],
@@ -343,13 +340,13 @@ describe('inspectPackage: SKILL.md in bounded time and memory', () => {
   ])('%s', async (_title, content, expected) => {
     // Stored, so the repetitive filler is not refused for its compression ratio first.
     const zip = buildZip([{ path: 'my-skill/SKILL.md', data: content, method: 'store' }]);
-    const result = await inspectPackage(zip, LIMITS);
+    const result = inspectPackage(zip, LIMITS);
     expect(result.errors.map((problem) => problem.code)).toEqual(expected);
   });
 
   it('expands aliases into the stored frontmatter, and keeps "__proto__" as a plain key', async () => {
     const content = fm('base: &b {tool: git}\nuse: *b\n__proto__: {polluted: true}');
-    const result = await inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
+    const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
     expect(result.errors).toEqual([]);
     expect(JSON.parse(JSON.stringify(result.frontmatter))).toEqual({
       name: 'my-skill',
@@ -364,7 +361,7 @@ describe('inspectPackage: SKILL.md in bounded time and memory', () => {
   it('stops inflating SKILL.md at 1 MiB whatever its header declares', async () => {
     const huge = fm('') + 'x'.repeat(50 * 1024 * 1024);
     const zip = buildZip([{ path: 'my-skill/SKILL.md', data: huge, declaredSize: 10 }]);
-    const result = await inspectPackage(zip, { ...LIMITS, maxCompressionRatio: 100_000 });
+    const result = inspectPackage(zip, { ...LIMITS, maxCompressionRatio: 100_000 });
     expect(result.errors.map((problem) => problem.code)).toEqual(['SKILL_MD_TOO_LARGE']);
   });
 });
