@@ -42,6 +42,10 @@ export class SkillVersionEntity {
   @Column({ type: 'jsonb' })
   frontmatter: object;
 
+  /** The text of SKILL.md; read only where it is served, never with version lists. */
+  @Column({ type: 'text', select: false })
+  skillMd: string;
+
   @Column({ type: 'integer' })
   createdByUserId: number;
 

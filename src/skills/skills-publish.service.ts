@@ -107,6 +107,7 @@ function newVersion(inspection: PackageInspection, userId: number): NewVersion {
     fileCount: inspection.files.length,
     manifest: inspection.files,
     frontmatter: inspection.frontmatter ?? {},
+    skillMd: inspection.skillMd!,
     description: inspection.description!,
     createdByUserId: userId,
   };

@@ -19,6 +19,7 @@ export interface NewVersion {
   fileCount: number;
   manifest: ManifestFile[];
   frontmatter: object;
+  skillMd: string;
   description: string;
   createdByUserId: number;
 }
@@ -174,6 +175,7 @@ export class SkillsRepository {
         fileCount: v.fileCount,
         manifest: v.manifest,
         frontmatter: v.frontmatter,
+        skillMd: v.skillMd,
         createdByUserId: v.createdByUserId,
       }),
     );

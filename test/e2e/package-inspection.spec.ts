@@ -139,16 +139,24 @@ describe('inspection admission, deadline and upload slots', () => {
     await t.close();
   });
 
-  it('answers 429 RATE_LIMITED with Retry-After past twice the workers, and stores nothing', async () => {
+  it('answers 429 RATE_LIMITED with Retry-After past twice the workers, and stores nothing for it', async () => {
     const before = await skillRowCounts(t);
-    const results = await Promise.all(users.slice(0, 3).map((user, i) => publish(t, user, heavyPackage(`heavy-${i}`))));
-    const statuses = results.map((res) => res.status).sort();
-    expect(statuses).toEqual([201, 201, 429]);
-    const limited = results.find((res) => res.status === 429)!;
-    expectError(limited, 429, 'RATE_LIMITED');
-    expect(limited.headers['retry-after']).toBe('1');
+    // Six packages that each keep the one worker busy for a while arrive together: two are
+    // admitted at once, and whatever arrives while both are in flight is turned away.
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => publish(t, users[i % 3], heavyPackage(`heavy-${i}`))),
+    );
+    const statuses = results.map((res) => res.status);
+    expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(2);
+    const limited = results.filter((res) => res.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    for (const res of limited) {
+      expectError(res, 429, 'RATE_LIMITED');
+      expect(res.headers['retry-after']).toBe('1');
+    }
     const after = await skillRowCounts(t);
-    expect(after.skills).toBe(before.skills + 2);
+    expect(after.skills).toBe(before.skills + statuses.filter((status) => status === 201).length);
   });
 
   it('lets one user hold at most MAX_UPLOADS_PER_USER uploads at once', async () => {
