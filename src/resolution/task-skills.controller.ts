@@ -19,16 +19,22 @@ function notModified(res: Response, fingerprint: string): undefined {
 
 @ApiTags('resolution')
 @ApiAuth()
-@Controller('tasks')
+@Controller()
 export class TaskSkillsController {
   constructor(
     private readonly resolution: TaskResolutionService,
     private readonly executionRequests: ExecutionRequestsService,
   ) {}
 
-  @Get(':id/skills')
+  // One handler for both paths: current Wegent executors and sandbox managers call the v1 one with a
+  // task token and abort the sandbox start on any status but 200.
+  @Get(['tasks/:id/skills', 'v1/tasks/:id/skills'])
   @AllowTaskToken()
-  @ApiOperation({ summary: "The task's skills as exact refs; ETag is the fingerprint, 304 on If-None-Match" })
+  @ApiTags('wegent')
+  @ApiOperation({
+    summary:
+      "The task's skills as exact refs; ETag is the fingerprint, 304 on If-None-Match (also the route Wegent executors call)",
+  })
   @ApiOkResponse({ type: TaskSkillsDto })
   @ApiNotModifiedResponse({ description: 'The fingerprint matches If-None-Match' })
   async skills(
@@ -46,7 +52,7 @@ export class TaskSkillsController {
     return resolved;
   }
 
-  @Post(':id/execution-requests')
+  @Post('tasks/:id/execution-requests')
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve for an executor, the message on top; persist=true writes it into the labels' })
   @ApiOkResponse({ type: ExecutionRequestDto })
