@@ -5,6 +5,7 @@ import { Skills1764547200000 } from './1764547200000-skills';
 import { Resources1764633600000 } from './1764633600000-resources';
 import { ChangeNotifications1764720000000 } from './1764720000000-change-notifications';
 import { ResolverIndexes1764806400000 } from './1764806400000-resolver-indexes';
+import { AuditEvents1796057971912 } from './1796057971912-audit-events';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -12,4 +13,5 @@ export const MIGRATIONS = [
   Resources1764633600000,
   ChangeNotifications1764720000000,
   ResolverIndexes1764806400000,
+  AuditEvents1796057971912,
 ];

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { BotsModule } from './bots/bots.module';
 import { GhostsModule } from './ghosts/ghosts.module';
@@ -52,6 +53,7 @@ export class AppModule {
         SubscriptionsModule,
         TasksModule,
         ResolutionModule,
+        AuditModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
