@@ -18,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SkillsModule } from './skills/skills.module';
@@ -40,6 +41,7 @@ export class AppModule {
           retryAttempts: 3,
           retryDelay: 1000,
         }),
+        MetricsModule,
         AuthModule,
         UsersModule,
         GroupsModule,

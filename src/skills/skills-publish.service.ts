@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { violatedUnique } from '../database/pg-errors';
 import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
 import { NamespaceAccess } from '../groups/namespace-access.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
 import { inspectPackage, PackageInspection } from './package/inspect-package';
 import { SkillReaders } from './skill-readers';
@@ -24,6 +25,7 @@ export class SkillsPublishService {
     private readonly access: NamespaceAccess,
     private readonly readers: SkillReaders,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async validate(file: UploadedPackage | undefined): Promise<ValidationReportDto> {
@@ -85,6 +87,7 @@ export class SkillsPublishService {
   private async inspect(file: UploadedPackage): Promise<PackageInspection> {
     const inspection = await inspectPackage(file.buffer, this.config.packageLimits);
     if (!inspection.valid) {
+      this.metrics.packageRejected(inspection.errors.map((e) => e.code));
       throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
         errors: inspection.errors,
         warnings: inspection.warnings,
