@@ -6,6 +6,7 @@ import { Resources1764633600000 } from './1764633600000-resources';
 import { ChangeNotifications1764720000000 } from './1764720000000-change-notifications';
 import { ResolverIndexes1764806400000 } from './1764806400000-resolver-indexes';
 import { CanonicalPackages1764900000000 } from './1764900000000-canonical-packages';
+import { AuditEvents1796057971912 } from './1796057971912-audit-events';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   ChangeNotifications1764720000000,
   ResolverIndexes1764806400000,
   CanonicalPackages1764900000000,
+  AuditEvents1796057971912,
 ];

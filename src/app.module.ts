@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { BotsModule } from './bots/bots.module';
 import { GhostsModule } from './ghosts/ghosts.module';
@@ -17,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
 import { SkillsModule } from './skills/skills.module';
@@ -39,6 +41,7 @@ export class AppModule {
           retryAttempts: 3,
           retryDelay: 1000,
         }),
+        MetricsModule,
         AuthModule,
         UsersModule,
         GroupsModule,
@@ -52,6 +55,7 @@ export class AppModule {
         SubscriptionsModule,
         TasksModule,
         ResolutionModule,
+        AuditModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

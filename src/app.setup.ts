@@ -10,6 +10,8 @@ import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
 import { runMigrations, withBootLock } from './database/migrate';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 import { AdminBootstrap } from './users/admin-bootstrap.service';
 
 export const API_PREFIX = 'api';
@@ -33,6 +35,7 @@ export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject
 export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
   app.use(requestIdMiddleware(logger));
   app.use(jsonBodyMiddleware());
   app.setGlobalPrefix(API_PREFIX);

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '../common/errors/domain-error';
 import { requestContext } from '../common/logging/request-context';
+import { MetricsService } from '../metrics/metrics.service';
 import { AuthenticatedRequest, PUBLIC_ROUTE, TASK_TOKEN_ROUTE } from './auth.decorators';
 import { Authenticator } from './authenticator.service';
 
@@ -25,6 +26,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
+    private readonly metrics: MetricsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,10 +34,15 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const secret = presentedSecret(req);
-    if (!secret)
+    if (!secret) {
+      this.metrics.authFailed('missing');
       throw new DomainError('UNAUTHENTICATED', 'Missing credentials: send Authorization: Bearer <key> or X-API-Key');
+    }
     const principal = secret.length <= MAX_SECRET_LENGTH ? await this.authenticator.authenticate(secret) : null;
-    if (!principal) throw new DomainError('UNAUTHENTICATED', 'Invalid, revoked or expired credentials');
+    if (!principal) {
+      this.metrics.authFailed('invalid');
+      throw new DomainError('UNAUTHENTICATED', 'Invalid, revoked or expired credentials');
+    }
     if (principal.kind === 'task_token' && !this.reflector.getAllAndOverride<boolean>(TASK_TOKEN_ROUTE, targets)) {
       throw DomainError.notFound();
     }

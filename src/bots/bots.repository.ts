@@ -27,7 +27,8 @@ export class BotsRepository extends ScopedRepository<BotEntity> {
    * nothing changed). The bot row stays locked until the end, and teams are written under a share
    * lock on their bots, so a concurrent team save is either seen here or sees the bot deleted.
    */
-  async deleteUnlessInTeams(id: number): Promise<number[]> {
+  async deleteUnlessInTeams(bot: BotEntity): Promise<number[]> {
+    const id = bot.id;
     return this.repo.manager.transaction(async (tx) => {
       await tx.query('SELECT id FROM bots WHERE id = $1 FOR UPDATE', [id]);
       const teams: Array<{ id: number }> = await tx.query(
@@ -35,9 +36,11 @@ export class BotsRepository extends ScopedRepository<BotEntity> {
         [JSON.stringify([{ bot_id: id }])],
       );
       if (teams.length === 0) {
-        await tx.query('UPDATE bots SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL', [
-          id,
-        ]);
+        const [, deleted]: [unknown[], number] = await tx.query(
+          'UPDATE bots SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL',
+          [id],
+        );
+        if (deleted) await this.audit(tx, bot, 'delete');
       }
       return teams.map((t) => t.id);
     });

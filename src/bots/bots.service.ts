@@ -58,7 +58,7 @@ export class BotsService {
   /** Soft delete; 409 IN_USE while an active team lists the bot. */
   async remove(caller: UserPrincipal, id: number): Promise<void> {
     const bot = await this.access.changeable(caller, await this.bots.findActive(id), BOT_NOT_FOUND);
-    const teams = await this.bots.deleteUnlessInTeams(bot.id);
+    const teams = await this.bots.deleteUnlessInTeams(bot);
     if (teams.length > 0) {
       throw new DomainError('IN_USE', `The bot is a member of ${teams.length} team(s)`, { teams });
     }

@@ -29,6 +29,8 @@ export interface AppConfig {
   databaseUrl?: string;
   dataDir: string;
   adminApiKey?: string;
+  /** A bearer token that may read GET /metrics (a Prometheus server); unset: admins only. */
+  metricsToken?: string;
   logLevel: LogLevel;
   logFormat: LogFormat;
   dbPoolSize: number;
@@ -88,6 +90,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (adminApiKey !== undefined && !/^[\x21-\x7e]{24,256}$/.test(adminApiKey)) {
     r.problems.push('ADMIN_API_KEY must be 24 to 256 printable characters without spaces');
   }
+  const metricsToken = r.raw('METRICS_TOKEN');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{24,256}$/.test(metricsToken)) {
+    r.problems.push('METRICS_TOKEN must be 24 to 256 printable characters without spaces');
+  }
   const host = r.raw('HOST') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) r.problems.push(`HOST is not a host name or address (got "${host}")`);
   r.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production');
@@ -97,6 +103,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     dataDir: resolve(r.raw('DATA_DIR') ?? './data'),
     adminApiKey,
+    metricsToken,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: r.raw('NODE_ENV') === 'development' ? 'text' : 'json',
     dbPoolSize: r.int('DB_POOL_SIZE', 10, 1, 100),

@@ -1,4 +1,5 @@
 // Every entity, in one list shared by the app and the migration CLI.
+import { AuditEventEntity } from '../audit/audit-event.entity';
 import { BotEntity } from '../bots/bot.entity';
 import { GhostEntity } from '../ghosts/ghost.entity';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   SubscriptionEntity,
   BackgroundExecutionEntity,
   TaskTokenEntity,
+  AuditEventEntity,
 ];

@@ -15,7 +15,8 @@ export class GhostsRepository extends ScopedRepository<GhostEntity> {
    * nothing changed). The ghost row stays locked until the end, and bots are written under a share
    * lock on their ghost, so a bot saved concurrently is either seen here or sees the ghost deleted.
    */
-  async deleteUnlessUsedByBots(id: number): Promise<number[]> {
+  async deleteUnlessUsedByBots(ghost: GhostEntity): Promise<number[]> {
+    const id = ghost.id;
     return this.repo.manager.transaction(async (tx) => {
       await tx.query('SELECT id FROM ghosts WHERE id = $1 FOR UPDATE', [id]);
       const bots: Array<{ id: number }> = await tx.query(
@@ -23,10 +24,11 @@ export class GhostsRepository extends ScopedRepository<GhostEntity> {
         [id],
       );
       if (bots.length === 0) {
-        await tx.query(
+        const [, deleted]: [unknown[], number] = await tx.query(
           'UPDATE ghosts SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL',
           [id],
         );
+        if (deleted) await this.audit(tx, ghost, 'delete');
       }
       return bots.map((b) => b.id);
     });

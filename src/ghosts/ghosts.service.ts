@@ -89,7 +89,7 @@ export class GhostsService {
   /** Soft delete; 409 IN_USE while an active bot uses the ghost. */
   async remove(caller: UserPrincipal, id: number): Promise<void> {
     const ghost = await this.access.changeable(caller, await this.ghosts.findActive(id), GHOST_NOT_FOUND);
-    const bots = await this.ghosts.deleteUnlessUsedByBots(ghost.id);
+    const bots = await this.ghosts.deleteUnlessUsedByBots(ghost);
     if (bots.length > 0) {
       throw new DomainError('IN_USE', `The ghost is used by ${bots.length} bot(s)`, { bots });
     }

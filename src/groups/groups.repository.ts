@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { recordAudit } from '../common/audit/audit-log';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GroupRole, highestRole, namespaceLineage } from './group-role';
@@ -21,6 +22,8 @@ export class LockedGroup {
   constructor(
     private readonly tx: EntityManager,
     readonly groupId: number,
+    /** The group's name: the namespace of its membership events. */
+    readonly groupName: string,
   ) {}
 
   async directRole(userId: number): Promise<GroupRole | null> {
@@ -32,17 +35,42 @@ export class LockedGroup {
     return this.tx.countBy(GroupMemberEntity, { groupId: this.groupId, role: 'Owner' });
   }
 
-  async setRole(userId: number, role: GroupRole): Promise<void> {
+  /** `current` is the member's direct role read under this lock (null: not a member yet). */
+  async setRole(userId: number, role: GroupRole, current: GroupRole | null): Promise<void> {
+    if (role === current) return;
     await this.tx.query(
       `INSERT INTO group_members (group_id, user_id, role) VALUES ($1, $2, $3)
        ON CONFLICT (group_id, user_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now()`,
       [this.groupId, userId, role],
     );
+    await recordMember(this.tx, this.groupId, this.groupName, userId, current ? 'update' : 'create', {
+      role,
+      ...(current ? { previous_role: current } : {}),
+    });
   }
 
-  async remove(userId: number): Promise<void> {
+  async remove(userId: number, current: GroupRole): Promise<void> {
     await this.tx.delete(GroupMemberEntity, { groupId: this.groupId, userId });
+    await recordMember(this.tx, this.groupId, this.groupName, userId, 'delete', { previous_role: current });
   }
+}
+
+/** A membership's target is the member (its user id), in the group's namespace. */
+function recordMember(
+  tx: EntityManager,
+  groupId: number,
+  groupName: string,
+  userId: number,
+  verb: 'create' | 'update' | 'delete',
+  details: { role?: GroupRole; previous_role?: GroupRole },
+): Promise<void> {
+  return recordAudit(tx, {
+    type: 'group_member',
+    verb,
+    id: userId,
+    namespace: groupName,
+    details: { group_id: groupId, user_id: userId, ...details },
+  });
 }
 
 @Injectable()
@@ -102,6 +130,18 @@ export class GroupsRepository {
     return rows.map((r) => r.name);
   }
 
+  /** Names of the groups where the user is an effective Owner: direct Owner of it or of a parent. */
+  async ownedGroupNames(userId: number): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.db.query(
+      `SELECT g.name FROM groups g
+        WHERE EXISTS (SELECT 1 FROM group_members m JOIN groups og ON og.id = m.group_id
+                       WHERE m.user_id = $1 AND m.role = 'Owner' AND (g.name = og.name OR g.name LIKE og.name || '/%'))
+        ORDER BY g.name`,
+      [userId],
+    );
+    return rows.map((r) => r.name);
+  }
+
   members(groupId: number): Promise<MemberRow[]> {
     return this.db.query(
       `SELECT m.user_id, u.user_name, m.role FROM group_members m JOIN users u ON u.id = m.user_id
@@ -114,7 +154,15 @@ export class GroupsRepository {
   createWithOwner(name: string, parentId: number | null, ownerUserId: number): Promise<GroupEntity> {
     return this.db.transaction(async (tx) => {
       const group = await tx.save(tx.create(GroupEntity, { name, parentId }));
+      await recordAudit(tx, {
+        type: 'group',
+        verb: 'create',
+        id: group.id,
+        namespace: name,
+        details: { name, parent_id: parentId },
+      });
       await tx.insert(GroupMemberEntity, { groupId: group.id, userId: ownerUserId, role: 'Owner' });
+      await recordMember(tx, group.id, name, ownerUserId, 'create', { role: 'Owner' });
       return group;
     });
   }
@@ -122,8 +170,10 @@ export class GroupsRepository {
   /** Runs `work` in a transaction holding the group's row lock, so Owner checks cannot race. */
   withLockedGroup<T>(groupId: number, work: (group: LockedGroup) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
-      return work(new LockedGroup(tx, groupId));
+      const [group]: Array<{ name: string }> = await tx.query('SELECT name FROM groups WHERE id = $1 FOR UPDATE', [
+        groupId,
+      ]);
+      return work(new LockedGroup(tx, groupId, group.name));
     });
   }
 }

@@ -67,7 +67,7 @@ export class GroupsService {
       if (current === 'Owner' && role !== 'Owner' && (await locked.countDirectOwners()) <= 1) {
         throw new DomainError('LAST_OWNER', 'The group must keep at least one direct Owner');
       }
-      await locked.setRole(userId, role);
+      await locked.setRole(userId, role, current);
     });
     return { group_id: group.id, user_id: userId, role };
   }
@@ -85,7 +85,7 @@ export class GroupsService {
       if (current === 'Owner' && (await locked.countDirectOwners()) <= 1) {
         throw new DomainError('LAST_OWNER', 'The group must keep at least one direct Owner');
       }
-      await locked.remove(userId);
+      await locked.remove(userId, current);
     });
   }
 

@@ -49,7 +49,7 @@ export class ExecutionRequestsService {
       const labels = { ...task.labels, ...selectionLabels(merged.requestedSkillRefs) };
       const problems = labelProblems(labels);
       if (problems.length) throw DomainError.validation(problems);
-      await this.tasks.saveLabels(tx, task.id, labels);
+      await this.tasks.persistExecutionRequest(tx, task, labels, merged.requestedSkillRefs);
     });
   }
 }

@@ -6,6 +6,7 @@ import { Principal } from '../auth/principal';
 import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { MetricsService } from '../metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
 import {
   effectiveRole,
@@ -71,13 +72,17 @@ export class TaskResolutionService {
     private readonly facts: ResolutionFactsRepository,
     private readonly changes: ChangeGeneration,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
   knownFingerprint(principal: Principal, taskId: number): string | undefined {
-    return this.resolutions.get(readerKey(principal, taskId))?.fingerprint;
+    const fingerprint = this.resolutions.get(readerKey(principal, taskId))?.fingerprint;
+    // A miss here is counted by the resolve() that follows it.
+    if (fingerprint !== undefined) this.metrics.resolutionCache(true);
+    return fingerprint;
   }
 
   /** CONTRACT §5.3 (and §5.4 with a message); 404 `Task not found` for whoever may not read it. */
@@ -91,6 +96,7 @@ export class TaskResolutionService {
     const cacheable = !message && !manager;
     const key = readerKey(principal, taskId);
     const cached = cacheable ? this.resolutions.get(key) : undefined;
+    if (cacheable) this.metrics.resolutionCache(cached !== undefined);
     if (cached) return cached;
     const generation = this.changes.current();
     const resolution = await this.compute(principal, taskId, message, manager);

@@ -25,18 +25,22 @@ export class SkillsDeleteService {
    */
   async remove(caller: UserPrincipal, id: number, force: boolean): Promise<void> {
     const skill = await this.readers.changeable(caller, await this.skills.findById(id));
-    if (!force) {
-      const found = await this.referrers.find(factsOf(skill));
-      if (found.ghosts.length + found.subscriptions.length + found.tasks.length > 0) {
-        const details = await this.readableReferrers(caller, found);
-        throw new DomainError(
-          'SKILL_REFERENCED',
-          'The skill is still selected; delete with force=true to leave those selections unresolved',
-          details,
-        );
-      }
+    const found = await this.referrers.find(factsOf(skill));
+    const referenced = found.ghosts.length + found.subscriptions.length + found.tasks.length > 0;
+    if (referenced && !force) {
+      const details = await this.readableReferrers(caller, found);
+      throw new DomainError(
+        'SKILL_REFERENCED',
+        'The skill is still selected; delete with force=true to leave those selections unresolved',
+        details,
+      );
     }
-    await this.skills.softDelete(skill.id);
+    // The audit event names every referrer a forced delete broke (by id), readable by the caller or not.
+    const ids = (referrers: Referrer[]) => referrers.map((r) => r.id);
+    await this.skills.softDelete(skill, {
+      force,
+      referrers: { ghosts: ids(found.ghosts), subscriptions: ids(found.subscriptions), tasks: ids(found.tasks) },
+    });
   }
 
   /** Only the referrers the caller may read are named. */

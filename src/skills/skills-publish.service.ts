@@ -5,6 +5,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { violatedUnique } from '../database/pg-errors';
 import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
 import { NamespaceAccess } from '../groups/namespace-access.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
 import { PackageInspection } from './package/inspect-package';
 import { PackageInspector } from './package-inspector.service';
@@ -23,6 +24,7 @@ export class SkillsPublishService {
     private readonly access: NamespaceAccess,
     private readonly readers: SkillReaders,
     private readonly inspector: PackageInspector,
+    private readonly metrics: MetricsService,
   ) {}
 
   async validate(file: UploadedPackage | undefined): Promise<ValidationReportDto> {
@@ -84,6 +86,7 @@ export class SkillsPublishService {
   private async inspect(file: UploadedPackage): Promise<PackageInspection> {
     const inspection = await this.inspector.inspect(file.buffer);
     if (!inspection.valid) {
+      this.metrics.packageRejected(inspection.errors.map((e) => e.code));
       throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
         errors: inspection.errors,
         warnings: inspection.warnings,

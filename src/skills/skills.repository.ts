@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
 import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillVersionEntity } from './skill-version.entity';
@@ -122,6 +123,13 @@ export class SkillsRepository {
         }),
       );
       const latest = await this.insertVersion(tx, saved.id, 1, version);
+      await recordAudit(tx, {
+        type: 'skill',
+        verb: 'create',
+        id: saved.id,
+        namespace: saved.namespace,
+        details: { name: saved.name, is_public: saved.isPublic, ...versionDetails(latest) },
+      });
       return { skill: saved, latest };
     });
   }
@@ -143,13 +151,33 @@ export class SkillsRepository {
         { latestVersion: latest.version, description: version.description, updatedAt: () => 'now()' },
       );
       const updated = await tx.findOneByOrFail(SkillEntity, { id: skillId });
+      await recordAudit(tx, {
+        type: 'skill_version',
+        verb: 'create',
+        id: skillId,
+        namespace: skill.namespace,
+        details: { name: skill.name, ...versionDetails(latest) },
+      });
       return { skill: updated, latest, created: true };
     });
   }
 
-  /** Soft delete: the row and its versions stay, the name is free again in its scope. */
-  async softDelete(id: number): Promise<void> {
-    await this.db.manager.update(SkillEntity, { id }, { deletedAt: () => 'now()' });
+  /**
+   * Soft delete: the row and its versions stay, the name is free again in its scope. `details`
+   * go to the audit event (`force` and the referrers a forced delete left unresolved).
+   */
+  async softDelete(skill: SkillEntity, details: AuditDetails): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const result = await tx.update(SkillEntity, { id: skill.id, deletedAt: IsNull() }, { deletedAt: () => 'now()' });
+      if (!result.affected) return;
+      await recordAudit(tx, {
+        type: 'skill',
+        verb: 'delete',
+        id: skill.id,
+        namespace: skill.namespace,
+        details: { name: skill.name, is_public: skill.isPublic, ...details },
+      });
+    });
   }
 
   private async insertVersion(
@@ -193,4 +221,8 @@ export class SkillsRepository {
     const byId = new Map(versions.map((v) => [v.skillId, v]));
     return skills.map((skill) => ({ skill, latest: byId.get(skill.id)! }));
   }
+}
+
+function versionDetails(version: SkillVersionEntity): AuditDetails {
+  return { version: version.version, content_hash: version.contentHash, revision: version.revision };
 }

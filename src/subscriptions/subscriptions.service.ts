@@ -70,7 +70,7 @@ export class SubscriptionsService {
       await this.subscriptions.findActive(id),
       SUBSCRIPTION_NOT_FOUND,
     );
-    await this.subscriptions.softDelete(subscription.id);
+    await this.subscriptions.softDelete(subscription);
   }
 
   /** An active team; readable by the caller unless it is the one already set (answers like `GET /teams/{id}`). */

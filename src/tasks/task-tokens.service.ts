@@ -23,8 +23,7 @@ export class TaskTokensService {
     const task = await this.taskReads.readable(caller, taskId);
     const token = generateSecret(TASK_TOKEN_PREFIX);
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-    await this.tasks.insertToken({
-      taskId: task.id,
+    await this.tasks.insertToken(task, {
       minterUserId: caller.userId,
       tokenHash: hashSecret(token),
       expiresAt,
@@ -38,6 +37,6 @@ export class TaskTokensService {
     if (!canManageTaskTokens(caller, task, role)) {
       throw DomainError.forbidden("Revoking a task's tokens needs its creator, a Maintainer or an admin");
     }
-    await this.tasks.revokeTokens(task.id);
+    await this.tasks.revokeTokens(task);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { ScopedListFilter } from '../common/scoped/scoped.repository';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
 import { TeamEntity } from '../teams/team.entity';
@@ -38,7 +39,11 @@ export class TasksRepository {
   }
 
   create(task: NewTask): Promise<TaskEntity> {
-    return this.db.manager.save(this.db.manager.create(TaskEntity, task));
+    return this.db.transaction(async (tx) => {
+      const saved = await tx.save(tx.create(TaskEntity, task));
+      await recordTask(tx, saved, {});
+      return saved;
+    });
   }
 
   /** A task and the background execution linking it to its subscription, in one transaction. */
@@ -48,6 +53,7 @@ export class TasksRepository {
       const execution = await tx.save(
         tx.create(BackgroundExecutionEntity, { taskId: saved.id, subscriptionId, createdByUserId: task.ownerUserId }),
       );
+      await recordTask(tx, saved, { subscription_id: subscriptionId, execution_id: execution.id });
       return { task: saved, executionId: execution.id };
     });
   }
@@ -85,20 +91,69 @@ export class TasksRepository {
     });
   }
 
-  async saveLabels(tx: EntityManager, taskId: number, labels: Record<string, string>): Promise<void> {
-    await tx.update(TaskEntity, { id: taskId }, { labels, updatedAt: () => 'now()' });
+  /** An ExecutionRequest's selections persisted into the labels of the locked task (§5.4). */
+  async persistExecutionRequest(
+    tx: EntityManager,
+    task: TaskEntity,
+    labels: Record<string, string>,
+    selections: Array<{ name: string; namespace: string; is_public: boolean }>,
+  ): Promise<void> {
+    await tx.update(TaskEntity, { id: task.id }, { labels, updatedAt: () => 'now()' });
+    await recordAudit(tx, {
+      type: 'execution_request',
+      verb: 'persist',
+      id: task.id,
+      namespace: task.namespace,
+      details: {
+        task_id: task.id,
+        requested_skill_refs: selections.map((s) => ({ name: s.name, namespace: s.namespace, is_public: s.is_public })),
+      },
+    });
   }
 
-  insertToken(token: {
-    taskId: number;
-    minterUserId: number;
-    tokenHash: string;
-    expiresAt: Date;
-  }): Promise<TaskTokenEntity> {
-    return this.db.manager.save(this.db.manager.create(TaskTokenEntity, token));
+  /** A token row (its hash only); the audit event names the task, the token id and the expiry. */
+  insertToken(
+    task: TaskEntity,
+    token: { minterUserId: number; tokenHash: string; expiresAt: Date },
+  ): Promise<TaskTokenEntity> {
+    return this.db.transaction(async (tx) => {
+      const saved = await tx.save(tx.create(TaskTokenEntity, { taskId: task.id, ...token }));
+      await recordAudit(tx, {
+        type: 'task_token',
+        verb: 'create',
+        id: task.id,
+        namespace: task.namespace,
+        details: { task_id: task.id, token_id: saved.id, expires_at: token.expiresAt.toISOString() },
+      });
+      return saved;
+    });
   }
 
-  async revokeTokens(taskId: number): Promise<void> {
-    await this.db.manager.update(TaskTokenEntity, { taskId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+  /** Revokes every active token of the task; one audit event lists them (none: no event). */
+  async revokeTokens(task: TaskEntity): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [rows]: [Array<{ id: number }>, number] = await tx.query(
+        `UPDATE task_tokens SET revoked_at = now() WHERE task_id = $1 AND revoked_at IS NULL RETURNING id`,
+        [task.id],
+      );
+      if (rows.length === 0) return;
+      await recordAudit(tx, {
+        type: 'task_token',
+        verb: 'revoke',
+        id: task.id,
+        namespace: task.namespace,
+        details: { task_id: task.id, token_ids: rows.map((r) => r.id).sort((a, b) => a - b) },
+      });
+    });
   }
+}
+
+function recordTask(tx: EntityManager, task: TaskEntity, details: AuditDetails): Promise<void> {
+  return recordAudit(tx, {
+    type: 'task',
+    verb: 'create',
+    id: task.id,
+    namespace: task.namespace,
+    details: { team_id: task.teamId, title: task.title, ...details },
+  });
 }

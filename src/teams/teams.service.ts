@@ -56,7 +56,7 @@ export class TeamsService {
   /** Soft delete, always allowed: tasks keep their `team_id` and resolve without the team's ghosts. */
   async remove(caller: UserPrincipal, id: number): Promise<void> {
     const team = await this.access.changeable(caller, await this.teams.findActive(id), TEAM_NOT_FOUND);
-    await this.teams.softDelete(team.id);
+    await this.teams.softDelete(team);
   }
 
   /**

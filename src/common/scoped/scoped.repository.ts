@@ -1,6 +1,8 @@
 // Persistence shared by ghosts, bots, teams and subscriptions: active rows by id, lists of what a
-// reader may see, and writes that turn a scope's name clash into 409 NAME_TAKEN.
-import { DeepPartial, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+// reader may see, and writes that turn a scope's name clash into 409 NAME_TAKEN. Every write
+// records its audit event in its own transaction (or in the caller's, when one is open).
+import { DeepPartial, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+import { AuditVerb, inTransaction, recordAudit } from '../audit/audit-log';
 import { DomainError } from '../errors/domain-error';
 import { violatedUnique } from '../../database/pg-errors';
 import { ScopedResourceEntity } from './scoped-resource.entity';
@@ -14,10 +16,14 @@ export interface ScopedListFilter {
   limit: number;
 }
 
+export type ScopedTable = 'ghosts' | 'bots' | 'teams' | 'subscriptions';
+
+const AUDIT_TARGET = { ghosts: 'ghost', bots: 'bot', teams: 'team', subscriptions: 'subscription' } as const;
+
 export class ScopedRepository<E extends ScopedResourceEntity> {
   constructor(
     protected readonly repo: Repository<E>,
-    private readonly table: string,
+    private readonly table: ScopedTable,
   ) {}
 
   findActive(id: number): Promise<E | null> {
@@ -51,19 +57,49 @@ export class ScopedRepository<E extends ScopedResourceEntity> {
   }
 
   async insert(values: DeepPartial<E>): Promise<E> {
-    return this.nameClash(() => this.repo.save(this.repo.create(values)), values.name as string);
+    return this.nameClash(
+      () =>
+        inTransaction(this.repo.manager, async (tx) => {
+          const saved = await tx.save(this.repo.create(values));
+          await this.audit(tx, saved, 'create');
+          return saved;
+        }),
+      values.name as string,
+    );
   }
 
   /** Replaces the writable fields of `entity`. */
   async replace(entity: E, values: DeepPartial<E>): Promise<E> {
     return this.nameClash(
-      () => this.repo.save(this.repo.merge(entity, values)),
+      () =>
+        inTransaction(this.repo.manager, async (tx) => {
+          const saved = await tx.save(this.repo.merge(entity, values));
+          await this.audit(tx, saved, 'update');
+          return saved;
+        }),
       (values.name as string) ?? entity.name,
     );
   }
 
-  async softDelete(id: number): Promise<void> {
-    await this.repo.update(id, { deletedAt: () => 'now()' } as never);
+  /** Soft delete of an active row (a row already deleted is left as it is). */
+  async softDelete(entity: E): Promise<void> {
+    await inTransaction(this.repo.manager, async (tx) => {
+      const result = await tx.update(this.repo.target, { id: entity.id, deletedAt: IsNull() }, {
+        deletedAt: () => 'now()',
+      } as never);
+      if (result.affected) await this.audit(tx, entity, 'delete');
+    });
+  }
+
+  /** The audit event of a write to `entity`, on the transaction `tx` that makes it. */
+  protected audit(tx: EntityManager, entity: E, verb: AuditVerb): Promise<void> {
+    return recordAudit(tx, {
+      type: AUDIT_TARGET[this.table],
+      verb,
+      id: entity.id,
+      namespace: entity.namespace,
+      details: { name: entity.name },
+    });
   }
 
   private async nameClash<T>(write: () => Promise<T>, name: string): Promise<T> {
