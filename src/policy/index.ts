@@ -1,0 +1,15 @@
+// The tool policy's public API (CONTRACT §7, §9.2): plain functions over plain values, no Nest,
+// TypeORM or HTTP, so the package inspection, the resolution services and the MCP surface share it.
+export * from './policy.types';
+export { type ToolPolicyReading, parseToolPolicy } from './parse-policy';
+export {
+  type AllowedToolsReading,
+  type EntryFault,
+  type EntryReading,
+  parseAllowedTools,
+  parseToolEntry,
+  readToolEntry,
+  splitAllowedTools,
+} from './allowed-tools';
+export { type RequiresReading, parseRequires } from './requires';
+export { MAX_PROBLEMS_PER_FIELD } from './policy-problems';
