@@ -13,3 +13,16 @@ export {
 } from './allowed-tools';
 export { type RequiresReading, parseRequires } from './requires';
 export { MAX_PROBLEMS_PER_FIELD } from './policy-problems';
+export { type CompiledGlob, codePointsOf, compileGlob, globMatch, matchGlob } from './glob';
+export { isCompoundCommand } from './compound';
+export { bodyAllows, checkCall, foldToolName, visibleTools } from './intersection';
+export {
+  MAX_COMMAND_BYTES,
+  type PolicyRef,
+  type ToolCheckAnswer,
+  type ToolCheckOutcome,
+  type ToolCheckRejection,
+  type ToolCheckRequest,
+  type ToolCheckSkill,
+  toolCheck,
+} from './tool-check';
