@@ -26,3 +26,15 @@ export {
   type ToolCheckSkill,
   toolCheck,
 } from './tool-check';
+export {
+  REMOTE_SKILL_TIMEOUT_MAX,
+  REMOTE_SKILL_TIMEOUT_MIN,
+  type RemoteSkillEntry,
+  type RemoteSkillSource,
+  type RemoteSkillsManifest,
+  buildRemoteSkillsManifest,
+  displayNameOf,
+  inputSchemaOf,
+  timeoutOf,
+} from './veadk-manifest';
+export { remoteSkillsLoaderViolations } from './veadk-loader-rules';
