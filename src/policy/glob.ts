@@ -10,6 +10,8 @@ const STAR = 0x2a;
 const QUESTION = 0x3f;
 /** A `?` in a compiled piece: matches any one code point. */
 const ANY = -1;
+/** A code point seen this often in one `?` piece gets a full mask; rarer ones keep their positions. */
+const DENSE_FROM = 32;
 
 export interface CompiledGlob {
   /** The pattern cut at its stars, `?` as ANY; one piece when the pattern has no star. */
@@ -42,8 +44,22 @@ export function compileGlob(pattern: string): CompiledGlob {
   return { pieces, starred };
 }
 
-/** Whether `glob` matches the whole of `text` (code points, as from codePointsOf). */
-export function matchGlob(glob: CompiledGlob, text: Int32Array): boolean {
+/**
+ * Matching work left for one decision, counted in text positions scanned (a position costs more in
+ * a long piece holding `?`). One pattern costs at most one scan of the text, but a skill may write
+ * thousands of patterns: a budget keeps a 16 KiB command against them from holding the event loop.
+ */
+export class MatchBudget {
+  exhausted = false;
+  constructor(public left: number) {}
+}
+
+/**
+ * Whether `glob` matches the whole of `text` (code points, as from codePointsOf). With a budget, a
+ * search that would scan past it stops there, answers no match and marks the budget exhausted.
+ */
+export function matchGlob(glob: CompiledGlob, text: Int32Array, budget?: MatchBudget): boolean {
+  if (budget?.exhausted) return false;
   const { pieces } = glob;
   if (!glob.starred) return pieces[0].length === text.length && matchesAt(pieces[0], text, 0);
   const first = pieces[0];
@@ -55,7 +71,7 @@ export function matchGlob(glob: CompiledGlob, text: Int32Array): boolean {
   for (let i = 1; i < pieces.length - 1; i++) {
     const piece = pieces[i];
     if (piece.length === 0) continue;
-    const found = find(piece, text, position, end);
+    const found = find(piece, text, position, end, budget);
     if (found < 0) return false;
     position = found + piece.length;
   }
@@ -74,9 +90,19 @@ function matchesAt(piece: Int32Array, text: Int32Array, at: number): boolean {
 }
 
 /** The leftmost start of `piece` lying wholly inside text[from, to), or -1. */
-function find(piece: Int32Array, text: Int32Array, from: number, to: number): number {
+function find(piece: Int32Array, text: Int32Array, from: number, to: number, budget?: MatchBudget): number {
   if (piece.length > to - from) return -1;
-  return piece.includes(ANY) ? findWithAny(piece, text, from, to) : findLiteral(piece, text, from, to);
+  const withAny = piece.includes(ANY);
+  // A shift-and step touches every word of the state, and at most DENSE_FROM kept positions.
+  const unit = withAny ? Math.ceil(piece.length / 32) + DENSE_FROM : 1;
+  let limit = to;
+  if (budget) limit = Math.min(to, from + Math.floor(budget.left / unit));
+  const found = withAny ? findWithAny(piece, text, from, limit) : findLiteral(piece, text, from, limit);
+  if (budget) {
+    budget.left -= ((found < 0 ? limit : found + piece.length) - from) * unit;
+    if (found < 0 && limit < to) budget.exhausted = true;
+  }
+  return found;
 }
 
 function findLiteral(piece: Int32Array, text: Int32Array, from: number, to: number): number {
@@ -94,9 +120,6 @@ function findLiteral(piece: Int32Array, text: Int32Array, from: number, to: numb
   }
   return -1;
 }
-
-/** A code point seen this often in one piece gets a full mask; rarer ones keep their positions. */
-const DENSE_FROM = 32;
 
 /**
  * Shift-and: bit i of the state is set when piece[0..i] matches the text ending here. Full masks

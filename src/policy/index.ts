@@ -13,9 +13,9 @@ export {
 } from './allowed-tools';
 export { type RequiresReading, parseRequires } from './requires';
 export { MAX_PROBLEMS_PER_FIELD } from './policy-problems';
-export { type CompiledGlob, codePointsOf, compileGlob, globMatch, matchGlob } from './glob';
+export { type CompiledGlob, MatchBudget, codePointsOf, compileGlob, globMatch, matchGlob } from './glob';
 export { isCompoundCommand } from './compound';
-export { bodyAllows, checkCall, foldToolName, visibleTools } from './intersection';
+export { MAX_MATCH_WORK_PER_SKILL, bodyAllows, checkCall, foldToolName, visibleTools } from './intersection';
 export {
   MAX_COMMAND_BYTES,
   type PolicyRef,

@@ -1,7 +1,7 @@
 // CONTRACT §7.2: which tools the active skills leave visible, and whether one call passes all of them.
 import { parseToolEntry } from './allowed-tools';
 import { isCompoundCommand } from './compound';
-import { codePointsOf, compileGlob, matchGlob } from './glob';
+import { MatchBudget, codePointsOf, compileGlob, matchGlob } from './glob';
 import { sortedUnique } from './requires';
 import { ActiveSkill, CallCode, CallVerdict, ToolCall } from './policy.types';
 
@@ -86,18 +86,41 @@ function trimBlanks(command: string): string {
 }
 
 /**
- * Whether one body allows a command: the body is split on `|`, and each pattern is tried as
- * written and, when it holds `:`, with its first `:` turned into a space, against the whole command.
+ * The matching work one skill may spend on one call: 64 full scans of a 16 KiB command, far more
+ * than any real declaration needs (a pattern costs a scan only when text sits between two stars).
+ * A skill whose patterns would need more refuses the call, as when none matches: the check fails
+ * closed, and a declaration of thousands of patterns cannot hold the event loop.
  */
-export function bodyAllows(body: string, command: string): boolean {
-  return bodyMatches(body, codePointsOf(trimBlanks(command)));
+export const MAX_MATCH_WORK_PER_SKILL = 64 * 16 * 1024;
+
+/**
+ * The globs of some bodies, in the order written, each once: a body is split on `|`, and each
+ * pattern is tried as written and, when it holds `:`, with its first `:` turned into a space.
+ */
+function globsOf(bodies: readonly string[]): string[] {
+  const globs = new Set<string>();
+  for (const body of bodies) {
+    for (const pattern of body.split('|')) {
+      globs.add(pattern);
+      if (pattern.includes(':')) globs.add(pattern.replace(':', ' '));
+    }
+  }
+  return [...globs];
 }
 
-function bodyMatches(body: string, command: Int32Array): boolean {
-  return body.split('|').some((pattern) => {
-    if (matchGlob(compileGlob(pattern), command)) return true;
-    return pattern.includes(':') && matchGlob(compileGlob(pattern.replace(':', ' ')), command);
-  });
+/** Whether some pattern of `bodies` matches the whole command, within the skill's budget. */
+function bodiesMatch(bodies: readonly string[], command: Int32Array): boolean {
+  const budget = new MatchBudget(MAX_MATCH_WORK_PER_SKILL);
+  for (const glob of globsOf(bodies)) {
+    if (matchGlob(compileGlob(glob), command, budget)) return true;
+    if (budget.exhausted) return false;
+  }
+  return false;
+}
+
+/** Whether one body allows a command (trimmed of blanks), as the call check reads it. */
+export function bodyAllows(body: string, command: string): boolean {
+  return bodiesMatch([body], codePointsOf(trimBlanks(command)));
 }
 
 function verdict(code: CallCode | null, deniedBy: readonly SkillRules[] = []): CallVerdict {
@@ -123,8 +146,6 @@ export function checkCall(skills: readonly ActiveSkill[], call: ToolCall, offere
   if (call.command === undefined) return verdict('COMMAND_NOT_ALLOWED', constraining);
   if (isCompoundCommand(call.command)) return verdict('COMMAND_COMPOUND', constraining);
   const command = codePointsOf(trimBlanks(call.command));
-  const refusing = constraining.filter(
-    (rule) => !rule.byHead.get(key)!.bodies.some((body) => bodyMatches(body, command)),
-  );
+  const refusing = constraining.filter((rule) => !bodiesMatch(rule.byHead.get(key)!.bodies, command));
   return refusing.length > 0 ? verdict('COMMAND_NOT_ALLOWED', refusing) : verdict(null);
 }

@@ -281,6 +281,34 @@ describe('checkCall', () => {
     expect(checkCall(skills(...declared), call, offered)).toEqual(expected);
   });
 
+  describe('the matching budget of one skill (MAX_MATCH_WORK_PER_SKILL)', () => {
+    const command = `git ${'a'.repeat(16 * 1024 - 4)}`;
+    // Each "*<char>*" pattern scans the whole command without finding its character.
+    const scans = (count: number): string =>
+      Array.from({ length: count }, (_, i) => `*${String.fromCodePoint(0x4e00 + i)}*`).join('|');
+    it.each<[string, string, CallVerdict]>([
+      ['50 full scans, then a match: allowed', `Bash(${scans(50)}|git *)`, ALLOWED],
+      ['a match first, then 20,000 patterns: allowed', `Bash(git *|${scans(20_000)})`, ALLOWED],
+      [
+        'more scans than the budget before the match: refused, failing closed',
+        `Bash(${scans(100)}|git *)`,
+        denied('COMMAND_NOT_ALLOWED', 'a'),
+      ],
+      [
+        'a repeated pattern is tried once',
+        `Bash(${Array.from({ length: 100 }, () => '*\u4e00*').join('|')}|git *)`,
+        ALLOWED,
+      ],
+    ])('%s', (_title, declared, expected) => {
+      expect(checkCall(skills(declared), bash(command))).toEqual(expected);
+    });
+
+    it('each of two skills gets its own budget', () => {
+      const declared = `Bash(${scans(50)}|git *)`;
+      expect(checkCall(skills(declared, declared), bash(command))).toEqual(ALLOWED);
+    });
+  });
+
   it('a 16 KiB command against a body of many stars is answered', () => {
     const body = `Bash(${'*a'.repeat(2_000)}b)`;
     expect(checkCall(skills(body), bash('a'.repeat(16 * 1024)))).toEqual(denied('COMMAND_NOT_ALLOWED', 'a'));
