@@ -1,0 +1,450 @@
+// CONTRACT §7.2 and §7.3: the tools the active skills leave visible, the call check, and tool-check.
+import {
+  type ActiveSkill,
+  type CallVerdict,
+  type PolicyRef,
+  type ToolCall,
+  checkCall,
+  parseAllowedTools,
+  toolCheck,
+  visibleTools,
+} from '../../src/policy';
+
+/** Skills a, b, c, ... declaring these `allowed-tools` strings (null: the key is absent). */
+function skills(...declared: (string | null)[]): ActiveSkill[] {
+  return declared.map((value, i) => {
+    const parsed = parseAllowedTools(value !== null, value);
+    expect(parsed.errors).toEqual([]);
+    return { name: String.fromCharCode(97 + i), allowed_tools: parsed.allowed_tools };
+  });
+}
+
+const bash = (command?: string): ToolCall => (command === undefined ? { tool: 'Bash' } : { tool: 'Bash', command });
+const ALLOWED: CallVerdict = { allowed: true, code: null, denied_by: [] };
+const denied = (code: CallVerdict['code'], ...deniedBy: string[]): CallVerdict => ({
+  allowed: false,
+  code,
+  denied_by: deniedBy,
+});
+
+describe('§7.2 golden vectors', () => {
+  it.each<[string, string[], ToolCall, CallVerdict]>([
+    ['Bash(git:*) allows "git status"', ['Bash(git:*)'], bash('git status'), ALLOWED],
+    ['Bash(git:*) allows "git:status"', ['Bash(git:*)'], bash('git:status'), ALLOWED],
+    ['Bash(git:*) refuses "git"', ['Bash(git:*)'], bash('git'), denied('COMMAND_NOT_ALLOWED', 'a')],
+    ['Bash(git:*) refuses "gitk"', ['Bash(git:*)'], bash('gitk'), denied('COMMAND_NOT_ALLOWED', 'a')],
+    [
+      'Bash(git:*) refuses "git log > out.txt"',
+      ['Bash(git:*)'],
+      bash('git log > out.txt'),
+      denied('COMMAND_COMPOUND', 'a'),
+    ],
+    ['Bash(python *) allows "python scripts/a.py"', ['Bash(python *)'], bash('python scripts/a.py'), ALLOWED],
+    [
+      'Bash(python *) refuses "python3 a.py"',
+      ['Bash(python *)'],
+      bash('python3 a.py'),
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    [
+      'Bash(python *) refuses "Python a.py"',
+      ['Bash(python *)'],
+      bash('Python a.py'),
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    ['Bash(npm run test:*) allows "npm run test unit"', ['Bash(npm run test:*)'], bash('npm run test unit'), ALLOWED],
+    ['Bash(ls|pwd) allows "pwd"', ['Bash(ls|pwd)'], bash('pwd'), ALLOWED],
+    [
+      'Bash(python *) and Bash(git:*) refuse "python a.py"',
+      ['Bash(python *)', 'Bash(git:*)'],
+      bash('python a.py'),
+      denied('COMMAND_NOT_ALLOWED', 'b'),
+    ],
+    [
+      'Bash(python *) and Bash(git:*) refuse "git status"',
+      ['Bash(python *)', 'Bash(git:*)'],
+      bash('git status'),
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    [
+      'Bash(python *) and Bash(git:*) refuse "ls"',
+      ['Bash(python *)', 'Bash(git:*)'],
+      bash('ls'),
+      denied('COMMAND_NOT_ALLOWED', 'a', 'b'),
+    ],
+    [
+      'Bash(python *) and Bash(git:*) refuse "python git:x"',
+      ['Bash(python *)', 'Bash(git:*)'],
+      bash('python git:x'),
+      denied('COMMAND_NOT_ALLOWED', 'b'),
+    ],
+    [
+      'Bash(python *) and Bash(git:*) refuse a call without a command',
+      ['Bash(python *)', 'Bash(git:*)'],
+      bash(),
+      denied('COMMAND_NOT_ALLOWED', 'a', 'b'),
+    ],
+  ])('%s', (_title, declared, call, expected) => {
+    expect(checkCall(skills(...declared), call)).toEqual(expected);
+  });
+
+  it('skills "Read Bash(python *)" and "Read" together make only Read visible', () => {
+    expect(visibleTools(skills('Read Bash(python *)', 'Read'))).toEqual(['Read']);
+    expect(visibleTools(skills('Read Bash(python *)', 'Read'), ['Bash', 'Read', 'Write'])).toEqual(['Read']);
+    expect(checkCall(skills('Read Bash(python *)', 'Read'), bash('python a.py'))).toEqual(
+      denied('TOOL_NOT_ALLOWED', 'b'),
+    );
+  });
+});
+
+describe('visibleTools', () => {
+  it.each<[string, (string | null)[], string[] | undefined, string[] | null]>([
+    ['no active skill, no T: nothing restricted', [], undefined, null],
+    ['no active skill, T given: all of T', [], ['Write', 'Bash'], ['Write', 'Bash']],
+    ['a skill with null restricts nothing', [null], undefined, null],
+    ['a skill with null and T: all of T', [null], ['Read'], ['Read']],
+    [
+      'null beside a restricting skill: the restricting one decides',
+      [null, 'Read Write'],
+      undefined,
+      ['Read', 'Write'],
+    ],
+    ['one skill: its heads, sorted', ['Write Read Bash(git:*)'], undefined, ['Bash', 'Read', 'Write']],
+    ['a head written twice counts once', ['Bash(git:*) Bash(ls) Bash'], undefined, ['Bash']],
+    ['an empty allowed-tools: no tools', [''], undefined, []],
+    ['an empty allowed-tools with T: none of T', [''], ['Read'], []],
+    ['an empty allowed-tools beside null', ['', null], undefined, []],
+    [
+      'heads match ignoring case, spelled as the first skill writes them',
+      ['bash(git:*) Read', 'Bash READ'],
+      undefined,
+      ['Read', 'bash'],
+    ],
+    ['the first spelling within the first skill', ['bash BASH(ls)', 'Bash'], undefined, ['bash']],
+    ['with T, T keeps its spelling and order', ['bash(git:*) read'], ['Write', 'READ', 'Bash'], ['READ', 'Bash']],
+    ['T repeats count once', ['Read'], ['Read', 'Read'], ['Read']],
+    ['T must spell the tool, not a look-alike (KELVIN SIGN)', ['Kill'], ['\u212Aill'], []],
+    [
+      'MCP names, any case',
+      ['mcp__github__create_issue Read', 'mcp__GitHub__create_issue'],
+      undefined,
+      ['mcp__github__create_issue'],
+    ],
+    ['disjoint skills leave nothing', ['Read', 'Write'], undefined, []],
+    ['three skills', ['Read Write Grep', 'Grep Read', 'Read Grep(x)'], undefined, ['Grep', 'Read']],
+  ])('%s', (_title, declared, offered, expected) => {
+    expect(visibleTools(skills(...declared), offered)).toEqual(expected);
+  });
+
+  it('a stored entry that is not well formed allows nothing', () => {
+    expect(visibleTools([{ allowed_tools: ['Read', 'Bash(x', '9z'] }])).toEqual(['Read']);
+  });
+});
+
+describe('checkCall', () => {
+  it.each<[string, (string | null)[], ToolCall, string[] | undefined, CallVerdict]>([
+    ['no active skill: anything goes, even compound', [], bash('rm -rf / ; ls'), undefined, ALLOWED],
+    ['a skill with null: anything goes', [null], bash('a | b'), undefined, ALLOWED],
+    ['a tool no skill names', ['Read'], bash('ls'), undefined, denied('TOOL_NOT_ALLOWED', 'a')],
+    [
+      'denied by every skill that lacks it, sorted',
+      ['Read', 'Bash', 'Write'],
+      { tool: 'Read' },
+      undefined,
+      denied('TOOL_NOT_ALLOWED', 'b', 'c'),
+    ],
+    ['an empty allowed-tools refuses every tool', [''], { tool: 'Read' }, undefined, denied('TOOL_NOT_ALLOWED', 'a')],
+    ['a tool outside T, every skill allowing it', ['Bash'], bash('ls'), ['Read'], denied('TOOL_NOT_ALLOWED')],
+    ['T is matched exactly', ['Bash'], { tool: 'bash' }, ['Bash'], denied('TOOL_NOT_ALLOWED')],
+    ['a tool in T and allowed', ['Bash(ls)'], bash('ls'), ['Bash'], ALLOWED],
+    ['no skill, a tool outside T', [], { tool: 'Write' }, ['Read'], denied('TOOL_NOT_ALLOWED')],
+    ['the head ignores case: bash(git:*) and a call of Bash', ['bash(git:*)'], bash('git status'), undefined, ALLOWED],
+    [
+      'the head ignores case: a call of BASH',
+      ['Bash(git:*)'],
+      { tool: 'BASH', command: 'git log' },
+      undefined,
+      ALLOWED,
+    ],
+    ['a bare tool: no command needed', ['Bash'], bash(), undefined, ALLOWED],
+    ['a bare tool: a compound command passes', ['Bash'], bash('make && make install'), undefined, ALLOWED],
+    [
+      'a body: a call without command is refused',
+      ['Bash(git:*)'],
+      bash(),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    [
+      'bare and body in one skill: the bare entry allows all',
+      ['Bash Bash(git:*)'],
+      bash('ls | wc'),
+      undefined,
+      ALLOWED,
+    ],
+    [
+      'bare in one skill, body in another: only the body constrains',
+      ['Bash', 'Bash(git:*)'],
+      bash('ls'),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'b'),
+    ],
+    [
+      'compound is denied by every skill with a body',
+      ['Bash(git:*)', 'Bash', 'Bash(*)'],
+      bash('git log 2>&1'),
+      undefined,
+      denied('COMMAND_COMPOUND', 'a', 'c'),
+    ],
+    ['OR inside a skill', ['Bash(git:*) Bash(python *)'], bash('python a.py'), undefined, ALLOWED],
+    ['OR across case spellings of one skill', ['bash(git:*) Bash(python *)'], bash('git status'), undefined, ALLOWED],
+    [
+      'AND across skills: both allow',
+      ['Bash(python *)', 'Bash(python scripts/*)'],
+      bash('python scripts/a.py'),
+      undefined,
+      ALLOWED,
+    ],
+    [
+      'AND across skills: one refuses',
+      ['Bash(python *)', 'Bash(python scripts/*)'],
+      bash('python a.py'),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'b'),
+    ],
+    [
+      'two skills with Bash(python *) both pass',
+      ['Bash(python *)', 'Bash(python *)'],
+      bash('python a.py'),
+      undefined,
+      ALLOWED,
+    ],
+    ['the command is trimmed of blanks', ['Bash(git:*)'], bash('  \tgit status  '), undefined, ALLOWED],
+    [
+      'other Unicode spaces are not trimmed',
+      ['Bash(python *)'],
+      bash('\u00A0python a.py'),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    [
+      'a trailing newline is compound',
+      ['Bash(git:*)'],
+      bash('git status\n'),
+      undefined,
+      denied('COMMAND_COMPOUND', 'a'),
+    ],
+    ['"|" inside quotes is simple', ['Bash(echo *)'], bash("echo 'a|b'"), undefined, ALLOWED],
+    ['";" inside quotes is simple', ['Bash(python *)'], bash(`python -c 'import os; print(1)'`), undefined, ALLOWED],
+    ['an escaped ";" is simple', ['Bash(echo *)'], bash('echo a\\;b'), undefined, ALLOWED],
+    ['an escaped space', ['Bash(python *)'], bash('python my\\ script.py'), undefined, ALLOWED],
+    ['git log 2>&1 is compound', ['Bash(git:*)'], bash('git log 2>&1'), undefined, denied('COMMAND_COMPOUND', 'a')],
+    ['an unclosed quote is compound', ['Bash(echo *)'], bash("echo 'a"), undefined, denied('COMMAND_COMPOUND', 'a')],
+    ['$( is compound', ['Bash(echo *)'], bash('echo $(id)'), undefined, denied('COMMAND_COMPOUND', 'a')],
+    ['a pattern as written, with its ":"', ['Bash(npm run test:*)'], bash('npm run test:unit'), undefined, ALLOWED],
+    [
+      'the ":" variant needs the space',
+      ['Bash(npm run test:*)'],
+      bash('npm run test'),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    ['only the first ":" turns into a space', ['Bash(a:b:*)'], bash('a b:c'), undefined, ALLOWED],
+    ['a second ":" stays', ['Bash(a:b:*)'], bash('a b c'), undefined, denied('COMMAND_NOT_ALLOWED', 'a')],
+    ['"|" alternatives, the ":" variant of each', ['Bash(ls|git:*)'], bash('git diff'), undefined, ALLOWED],
+    ['"?" is one character', ['Bash(ls ?)'], bash('ls a'), undefined, ALLOWED],
+    ['"?" is not two', ['Bash(ls ?)'], bash('ls ab'), undefined, denied('COMMAND_NOT_ALLOWED', 'a')],
+    [
+      'a pattern matches the whole command',
+      ['Bash(git status)'],
+      bash('git status --short'),
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    ['a nested-parenthesis body', ['Bash(echo (a))'], bash('echo (a)'), undefined, ALLOWED],
+    [
+      'an MCP tool with a body',
+      ['mcp__fs__read(docs/*)'],
+      { tool: 'mcp__fs__read', command: 'docs/a.md' },
+      undefined,
+      ALLOWED,
+    ],
+    [
+      'an MCP tool with a body, outside it',
+      ['mcp__fs__read(docs/*)'],
+      { tool: 'mcp__fs__read', command: 'etc/passwd' },
+      undefined,
+      denied('COMMAND_NOT_ALLOWED', 'a'),
+    ],
+    ['the empty command against a body', ['Bash(ls)'], bash(''), undefined, denied('COMMAND_NOT_ALLOWED', 'a')],
+  ])('%s', (_title, declared, call, offered, expected) => {
+    expect(checkCall(skills(...declared), call, offered)).toEqual(expected);
+  });
+
+  describe('the matching budget of one skill (MAX_MATCH_WORK_PER_SKILL)', () => {
+    const command = `git ${'a'.repeat(16 * 1024 - 4)}`;
+    // Each "*<char>*" pattern scans the whole command without finding its character.
+    const scans = (count: number): string =>
+      Array.from({ length: count }, (_, i) => `*${String.fromCodePoint(0x4e00 + i)}*`).join('|');
+    it.each<[string, string, CallVerdict]>([
+      ['50 full scans, then a match: allowed', `Bash(${scans(50)}|git *)`, ALLOWED],
+      ['a match first, then 20,000 patterns: allowed', `Bash(git *|${scans(20_000)})`, ALLOWED],
+      [
+        'more scans than the budget before the match: refused, failing closed',
+        `Bash(${scans(100)}|git *)`,
+        denied('COMMAND_NOT_ALLOWED', 'a'),
+      ],
+      [
+        'a repeated pattern is tried once',
+        `Bash(${Array.from({ length: 100 }, () => '*\u4e00*').join('|')}|git *)`,
+        ALLOWED,
+      ],
+    ])('%s', (_title, declared, expected) => {
+      expect(checkCall(skills(declared), bash(command))).toEqual(expected);
+    });
+
+    it('each of two skills gets its own budget', () => {
+      const declared = `Bash(${scans(50)}|git *)`;
+      expect(checkCall(skills(declared, declared), bash(command))).toEqual(ALLOWED);
+    });
+  });
+
+  it('a 16 KiB command against a body of many stars is answered', () => {
+    const body = `Bash(${'*a'.repeat(2_000)}b)`;
+    expect(checkCall(skills(body), bash('a'.repeat(16 * 1024)))).toEqual(denied('COMMAND_NOT_ALLOWED', 'a'));
+    expect(checkCall(skills(body), bash(`${'a'.repeat(16 * 1024 - 1)}b`))).toEqual(ALLOWED);
+  });
+});
+
+describe('toolCheck (§7.3)', () => {
+  const ref = (skillId: number, allowedTools: string | null, bins: string[] = [], env: string[] = []): PolicyRef => ({
+    skill_id: skillId,
+    version: 1,
+    allowed_tools: parseAllowedTools(allowedTools !== null, allowedTools).allowed_tools,
+    requires: { bins, env },
+  });
+  const resolved: Record<string, PolicyRef> = {
+    'release-audit': ref(1, 'Bash(git:*) Bash(python *) Read', ['git', 'python3'], ['GITHUB_TOKEN']),
+    reader: ref(2, 'Read', ['jq']),
+    'python-only': ref(3, 'Read Bash(python *)', ['python3']),
+    free: ref(4, null, [], ['HOME_DIR']),
+    'git-only': ref(5, 'bash(git:*)'),
+  };
+  // `gone` did not resolve: it is in preload_skills but has no ref.
+  const preload = ['gone', 'python-only', 'reader'];
+
+  it('by default the preload skills: only Read is visible and git status is refused', () => {
+    expect(toolCheck(resolved, preload, { call: { tool: 'Bash', command: 'git status' } })).toEqual({
+      ok: true,
+      answer: {
+        skills: [
+          { name: 'python-only', skill_id: 3, version: 1, allowed_tools: ['Read', 'Bash(python *)'] },
+          { name: 'reader', skill_id: 2, version: 1, allowed_tools: ['Read'] },
+        ],
+        visible_tools: ['Read'],
+        requires: { bins: ['jq', 'python3'], env: [] },
+        call: { allowed: false, code: 'TOOL_NOT_ALLOWED', denied_by: ['reader'] },
+      },
+    });
+  });
+
+  it.each<
+    [string, Parameters<typeof toolCheck>[2], Partial<Record<'names' | 'visible_tools' | 'requires' | 'call', unknown>>]
+  >([
+    [
+      'no call: no call in the answer',
+      {},
+      { names: ['python-only', 'reader'], visible_tools: ['Read'], call: undefined },
+    ],
+    ['no active skills', { skills: [] }, { names: [], visible_tools: null, requires: { bins: [], env: [] } }],
+    ['no active skills and T', { skills: [], tools: ['Write', 'Bash'] }, { visible_tools: ['Write', 'Bash'] }],
+    ['a skill with null', { skills: ['free'] }, { visible_tools: null, requires: { bins: [], env: ['HOME_DIR'] } }],
+    [
+      'a skill with null and a compound call',
+      { skills: ['free'], call: { tool: 'Bash', command: 'a && b' } },
+      { call: { allowed: true, code: null, denied_by: [] } },
+    ],
+    [
+      'the VikingBot skill',
+      { skills: ['release-audit'], call: { tool: 'Bash', command: 'python scripts/audit.py' } },
+      {
+        visible_tools: ['Bash', 'Read'],
+        requires: { bins: ['git', 'python3'], env: ['GITHUB_TOKEN'] },
+        call: { allowed: true, code: null, denied_by: [] },
+      },
+    ],
+    [
+      'spelled as the first restricting skill in name order writes it',
+      { skills: ['release-audit', 'git-only'], call: { tool: 'Bash', command: 'python a.py' } },
+      {
+        names: ['git-only', 'release-audit'],
+        visible_tools: ['bash'],
+        call: { allowed: false, code: 'COMMAND_NOT_ALLOWED', denied_by: ['git-only'] },
+      },
+    ],
+    [
+      'T given: its spelling and order',
+      { skills: ['release-audit', 'git-only'], tools: ['Write', 'BASH', 'Read'] },
+      { visible_tools: ['BASH'] },
+    ],
+    [
+      'a compound call denied by every skill with a body',
+      { skills: ['release-audit', 'git-only'], call: { tool: 'Bash', command: 'git log 2>&1' } },
+      { call: { allowed: false, code: 'COMMAND_COMPOUND', denied_by: ['git-only', 'release-audit'] } },
+    ],
+    ['repeated names count once', { skills: ['reader', 'reader'] }, { names: ['reader'], visible_tools: ['Read'] }],
+    [
+      'a tool outside T',
+      { skills: ['reader'], tools: ['Bash'], call: { tool: 'Read' } },
+      { visible_tools: [], call: { allowed: false, code: 'TOOL_NOT_ALLOWED', denied_by: [] } },
+    ],
+    [
+      'a command of exactly 16 KiB is checked',
+      { skills: ['reader'], call: { tool: 'Read', command: 'x'.repeat(16_384) } },
+      { call: { allowed: true, code: null, denied_by: [] } },
+    ],
+  ])('%s', (_title, request, expected) => {
+    const outcome = toolCheck(resolved, preload, request);
+    if (!outcome.ok) throw new Error(outcome.rejection.message);
+    const { answer } = outcome;
+    if ('names' in expected) expect(answer.skills.map((s) => s.name)).toEqual(expected.names);
+    if ('visible_tools' in expected) expect(answer.visible_tools).toEqual(expected.visible_tools);
+    if ('requires' in expected) expect(answer.requires).toEqual(expected.requires);
+    if ('call' in expected) expect(answer.call).toEqual(expected.call);
+  });
+
+  it('the order of the request does not change the answer', () => {
+    const forward = toolCheck(resolved, preload, { skills: ['release-audit', 'git-only', 'reader'] });
+    const backward = toolCheck(resolved, preload, { skills: ['reader', 'git-only', 'release-audit'] });
+    expect(forward).toEqual(backward);
+  });
+
+  it.each<[string, Parameters<typeof toolCheck>[2], string, object]>([
+    ['a name outside the resolved set', { skills: ['reader', 'nope'] }, '"nope"', { unknown_skills: ['nope'] }],
+    ['an unresolved preload name, asked for', { skills: ['gone'] }, '"gone"', { unknown_skills: ['gone'] }],
+    [
+      'names of Object.prototype',
+      { skills: ['constructor', '__proto__', 'reader'] },
+      '"__proto__", "constructor"',
+      { unknown_skills: ['__proto__', 'constructor'] },
+    ],
+    [
+      'a command over 16 KiB',
+      { call: { tool: 'Bash', command: 'x'.repeat(16_385) } },
+      '16385 bytes',
+      { command_bytes: 16_385, max_command_bytes: 16_384 },
+    ],
+    [
+      '16 KiB counted in UTF-8 bytes',
+      { call: { tool: 'Bash', command: '€'.repeat(5_462) } },
+      '16386 bytes',
+      { command_bytes: 16_386, max_command_bytes: 16_384 },
+    ],
+  ])('VALIDATION_FAILED: %s', (_title, request, message, details) => {
+    const outcome = toolCheck(resolved, preload, request);
+    expect(outcome).toEqual({
+      ok: false,
+      rejection: { code: 'VALIDATION_FAILED', message: expect.stringContaining(message), details },
+    });
+  });
+});
