@@ -48,7 +48,9 @@ export class SkillDownloadsService {
     if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
     if (taskId !== undefined && taskId !== principal.taskId) throw DomainError.notFound(TASK_NOT_FOUND);
     const resolved = await this.resolution.resolve(principal, principal.taskId);
-    const refs = [...Object.values(resolved.skill_refs), ...Object.values(resolved.preload_skill_refs)].filter(
+    // Preload refs first: Wegent takes a name's preload ref before its plain one and downloads
+    // without a version, so the default must be the version it was told to expect.
+    const refs = [...Object.values(resolved.preload_skill_refs), ...Object.values(resolved.skill_refs)].filter(
       (ref) => ref.skill_id === skillId,
     );
     const ref = version === undefined ? refs[0] : refs.find((r) => r.version === version);

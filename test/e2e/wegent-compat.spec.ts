@@ -282,6 +282,42 @@ describe('Wegent executors and sandbox managers against the service (CONTRACT §
     expectError(await t.http.get(`/api/v1/tasks/${task.id}/skills`), 401, 'UNAUTHENTICATED');
   });
 
+  it('a skill pinned in skill_refs but preloaded unpinned downloads, without a version, as the preload ref Wegent takes', async () => {
+    const pinned = await s.skill(alice, 'pinned-tool', 'wegent-team', 'v1');
+    const v2 = await s.newVersion(alice, pinned.id, 'pinned-tool', 'v2');
+    const { team: pinTeam } = await s.teamWithGhost(
+      alice,
+      'pinning',
+      ['pinned-tool'],
+      ['pinned-tool'],
+      'wegent-team',
+      {},
+    );
+    // The plain map pins version 1; the preload map keeps an unpinned ref (the latest version).
+    const ghosts = await s.get(alice, '/api/ghosts?namespace=wegent-team&limit=100');
+    const ghost = ghosts.items.find((g: { name: string }) => g.name === 'pinning-ghost');
+    await s.put(alice, `/api/ghosts/${ghost.id}`, {
+      name: ghost.name,
+      namespace: 'wegent-team',
+      skills: ['pinned-tool'],
+      preload_skills: ['pinned-tool'],
+      skill_refs: { 'pinned-tool': { skill_id: pinned.id, version: 1 } },
+      preload_skill_refs: { 'pinned-tool': { skill_id: pinned.id } },
+    });
+    const pinTask = await s.task(alice, { team_id: pinTeam.id });
+    const pinToken = await mint(pinTask.id);
+    const resolved = (await t.http.get(`/api/v1/tasks/${pinTask.id}/skills`).set(as(pinToken))).body;
+    expect(resolved.skill_refs['pinned-tool'].version).toBe(1);
+    const ref = resolved.preload_skill_refs['pinned-tool'];
+    expect(ref).toEqual(expect.objectContaining({ version: 2, content_hash: v2.latest_version.content_hash }));
+    const bytes = await t.http
+      .get(`/api/v1/kinds/skills/${ref.skill_id}/download?namespace=wegent-team&task_id=${pinTask.id}`)
+      .set(as(pinToken))
+      .buffer()
+      .parse(binary);
+    expect(`sha256:${sha256(bytes.body)}`).toBe(ref.content_hash);
+  });
+
   it('an expired token and a revoked token answer 401 on every Wegent path', async () => {
     const expired = await mint(task.id, { ttl_seconds: 60 });
     await withClient(t.db.url, (c) =>

@@ -26,6 +26,17 @@ export class Scenario {
     );
   }
 
+  put(caller: Caller, path: string, body: object, status = 200): Promise<any> {
+    return ok(
+      this.t.http
+        .put(path)
+        .set(as(keyOf(caller)))
+        .send(body),
+      status,
+      `PUT ${path}`,
+    );
+  }
+
   get(caller: Caller, path: string, status = 200): Promise<any> {
     return ok(this.t.http.get(path).set(as(keyOf(caller))), status, `GET ${path}`);
   }
