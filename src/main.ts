@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       throw err;
     }
     if (embedded.tookOverFromPid !== undefined) {
-      logger.write('warn', 'took over the lock of the data folder left by a dead process', {
+      logger.write('warn', 'took over the lock of the data folder left by a process that is gone', {
         data_dir: config.dataDir,
         previous_pid: embedded.tookOverFromPid,
       });
@@ -50,12 +50,6 @@ async function main(): Promise<void> {
     throw err;
   });
   await app.listen(config.port, config.host);
-  const address = app.getHttpServer().address();
-  logger.write('info', 'listening', {
-    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address),
-    boot_ms: Math.round(process.uptime() * 1000),
-    rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
-  });
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -80,6 +74,14 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  // Said once the signals are handled: whoever waits for this line may stop the process at once.
+  const address = app.getHttpServer().address();
+  logger.write('info', 'listening', {
+    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address),
+    boot_ms: Math.round(process.uptime() * 1000),
+    rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+  });
 }
 
 main().catch((err: unknown) => {
