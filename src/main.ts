@@ -1,6 +1,6 @@
 import { createApp } from './app.setup';
 import { AppLogger, maskDatabaseUrl } from './common/logging/app-logger';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, configSecrets, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
 
@@ -18,9 +18,13 @@ function readConfig(): AppConfig {
   }
 }
 
+let bootLogger: AppLogger | undefined;
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = new AppLogger(config.logLevel, config.logFormat);
+  logger.maskSecrets(configSecrets(config));
+  bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl) {
@@ -85,8 +89,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'boot failed', error: (err as Error)?.message ?? String(err) })}\n`,
-  );
+  const error = (err as Error)?.message ?? String(err);
+  if (bootLogger) bootLogger.write('fatal', 'boot failed', { error });
+  else
+    process.stderr.write(
+      `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'boot failed', error })}\n`,
+    );
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
 import { resolve } from 'node:path';
-import { LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
+import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
 export interface PackageLimits {
   /** Upload cap in bytes (413 PACKAGE_TOO_LARGE above it). */
@@ -117,4 +117,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** The secrets of a configuration, which the logger masks in every line. */
+export function configSecrets(config: AppConfig): string[] {
+  return [
+    ...(config.databaseUrl ? databaseUrlSecrets(config.databaseUrl) : []),
+    ...(config.adminApiKey ? [config.adminApiKey] : []),
+  ];
 }
