@@ -37,7 +37,7 @@ export class AppModule {
         ConfigModule.forRoot(config, logger),
         CacheModule.forRoot(listenForChanges ? databaseUrl : null),
         TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url: databaseUrl, poolSize: config.dbPoolSize }),
+          ...buildDataSourceOptions({ url: databaseUrl, poolSize: config.dbPoolSize, limits: config.dbLimits }),
           retryAttempts: 3,
           retryDelay: 1000,
         }),

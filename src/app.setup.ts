@@ -12,6 +12,7 @@ import { AppConfig } from './config/app-config';
 import { runMigrations, withBootLock } from './database/migrate';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
+import { buildDataSourceOptions } from './database/typeorm-options';
 import { AdminBootstrap } from './users/admin-bootstrap.service';
 
 export const API_PREFIX = 'api';
@@ -64,12 +65,18 @@ export async function createApp(
     abortOnError: false,
   });
   try {
-    const dataSource = app.get(DataSource);
-    await withBootLock(dataSource, async () => {
-      const applied = await runMigrations(dataSource);
-      if (applied.length) logger.write('info', 'migrations applied', { migrations: applied.map((m) => m.name) });
-      await app.get(AdminBootstrap).run();
-    });
+    // Migrations may run long, and replicas wait for each other's: not under the serving pool's time limits.
+    const boot = new DataSource(buildDataSourceOptions({ url: databaseUrl, poolSize: 2 }));
+    await boot.initialize();
+    try {
+      await withBootLock(boot, async () => {
+        const applied = await runMigrations(boot);
+        if (applied.length) logger.write('info', 'migrations applied', { migrations: applied.map((m) => m.name) });
+        await app.get(AdminBootstrap).run();
+      });
+    } finally {
+      await boot.destroy();
+    }
     setupApp(app, logger);
     await app.init();
     return app;

@@ -1,6 +1,6 @@
 import { createApp } from './app.setup';
 import { AppLogger, maskDatabaseUrl } from './common/logging/app-logger';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, configSecrets, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
 
@@ -18,9 +18,13 @@ function readConfig(): AppConfig {
   }
 }
 
+let bootLogger: AppLogger | undefined;
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = new AppLogger(config.logLevel, config.logFormat);
+  logger.maskSecrets(configSecrets(config));
+  bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl) {
@@ -36,7 +40,7 @@ async function main(): Promise<void> {
       throw err;
     }
     if (embedded.tookOverFromPid !== undefined) {
-      logger.write('warn', 'took over the lock of the data folder left by a dead process', {
+      logger.write('warn', 'took over the lock of the data folder left by a process that is gone', {
         data_dir: config.dataDir,
         previous_pid: embedded.tookOverFromPid,
       });
@@ -50,12 +54,6 @@ async function main(): Promise<void> {
     throw err;
   });
   await app.listen(config.port, config.host);
-  const address = app.getHttpServer().address();
-  logger.write('info', 'listening', {
-    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address),
-    boot_ms: Math.round(process.uptime() * 1000),
-    rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
-  });
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -80,11 +78,22 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  // Said once the signals are handled: whoever waits for this line may stop the process at once.
+  const address = app.getHttpServer().address();
+  logger.write('info', 'listening', {
+    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address),
+    boot_ms: Math.round(process.uptime() * 1000),
+    rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+  });
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'boot failed', error: (err as Error)?.message ?? String(err) })}\n`,
-  );
+  const error = (err as Error)?.message ?? String(err);
+  if (bootLogger) bootLogger.write('fatal', 'boot failed', { error });
+  else
+    process.stderr.write(
+      `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'boot failed', error })}\n`,
+    );
   process.exit(1);
 });

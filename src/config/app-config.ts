@@ -1,7 +1,7 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
+import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
 export interface PackageLimits {
   /** Upload cap in bytes (413 PACKAGE_TOO_LARGE above it). */
@@ -22,6 +22,16 @@ export interface InspectionSettings {
   maxUploadsPerUser: number;
 }
 
+/** Time limits on the database (CONTRACT §11); a database that does not answer within them is 503. */
+export interface DatabaseLimits {
+  /** Opening one connection. */
+  connectMs: number;
+  /** One statement: enforced by the server (statement_timeout) and by the client, for a server that is frozen. */
+  statementMs: number;
+  /** Waiting for a connection of the pool (opening one included). */
+  acquireMs: number;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -34,6 +44,7 @@ export interface AppConfig {
   logLevel: LogLevel;
   logFormat: LogFormat;
   dbPoolSize: number;
+  dbLimits: DatabaseLimits;
   /** Resolutions kept per reader and task until the next change; 0 turns the cache off. */
   resolutionCacheEntries: number;
   packageLimits: PackageLimits;
@@ -107,6 +118,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: r.raw('NODE_ENV') === 'development' ? 'text' : 'json',
     dbPoolSize: r.int('DB_POOL_SIZE', 10, 1, 100),
+    dbLimits: {
+      connectMs: r.int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      statementMs: r.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+      acquireMs: r.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
+    },
     resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 2_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
@@ -125,4 +141,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** The secrets of a configuration, which the logger masks in every line. */
+export function configSecrets(config: AppConfig): string[] {
+  return [
+    ...(config.databaseUrl ? databaseUrlSecrets(config.databaseUrl) : []),
+    ...(config.adminApiKey ? [config.adminApiKey] : []),
+    ...(config.metricsToken ? [config.metricsToken] : []),
+  ];
 }

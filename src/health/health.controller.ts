@@ -1,15 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
+import { DatabaseProbe } from './database-probe';
 
 @ApiTags('health')
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly database: DatabaseProbe) {}
 
   @Get('live')
   @ApiOkResponse({ schema: { example: { status: 'ok' } } })
@@ -21,9 +20,7 @@ export class HealthController {
   @ApiOkResponse({ schema: { example: { status: 'ok', database: 'up' } } })
   @ApiServiceUnavailableResponse({ description: 'The database is unreachable' })
   async ready(): Promise<{ status: string; database: string }> {
-    try {
-      await this.db.query('SELECT 1');
-    } catch {
+    if (!(await this.database.answers())) {
       throw new DomainError('DATABASE_UNAVAILABLE', 'The database is unreachable');
     }
     return { status: 'ok', database: 'up' };

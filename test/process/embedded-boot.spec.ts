@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseHolder } from '../../src/database/data-dir-lock';
 import { getJson, startService } from '../support/service-process';
 
 describe('the service on its embedded database (real processes)', () => {
@@ -52,7 +53,7 @@ describe('the service on its embedded database (real processes)', () => {
     const first = startService({ DATA_DIR: dataDir });
     await first.ready;
     await first.stop('SIGKILL');
-    expect(readFileSync(join(dataDir, 'skill-resolver.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+    expect(parseHolder(readFileSync(join(dataDir, 'skill-resolver.lock'), 'utf8'))?.pid).toBe(first.child.pid);
 
     const second = startService({ DATA_DIR: dataDir });
     const port = await second.ready;

@@ -32,6 +32,38 @@ describe('GenerationCache', () => {
     expect(cache.get('k')).toBe('v2');
   });
 
+  it('serves only until the last heartbeat is too old, then nothing filled before the gap', () => {
+    const changes = new ChangeGeneration();
+    const cache = new GenerationCache<string>(changes);
+    changes.setHeard(false); // a listener starts deaf
+    const t0 = 1_000_000;
+    changes.heardUntilAtLeast(t0 + 2_000, t0); // a heartbeat sent at t0 heard at once
+    cache.set('k', 'v', changes.current());
+    expect(changes.isCurrent(changes.current(), t0 + 1_999)).toBe(true);
+    expect(cache.get('k')).toBe('v');
+    // No heartbeat heard: past the deadline nothing is served, and nothing is stored.
+    expect(changes.hearing(t0 + 2_000)).toBe(false);
+    expect(changes.isCurrent(changes.current(), t0 + 2_000)).toBe(false);
+    // Heard again after the gap: what was cached before it is dropped (changes may have been missed).
+    const before = changes.current();
+    changes.heardUntilAtLeast(t0 + 5_000, t0 + 3_100);
+    expect(changes.current()).not.toBe(before);
+    expect(changes.isCurrent(before, t0 + 3_100)).toBe(false);
+    expect(changes.isCurrent(changes.current(), t0 + 3_100)).toBe(true);
+  });
+
+  it('a heartbeat heard in time extends the deadline without dropping anything', () => {
+    const changes = new ChangeGeneration();
+    changes.setHeard(false);
+    changes.heardUntilAtLeast(2_000, 0);
+    const generation = changes.current();
+    changes.heardUntilAtLeast(3_000, 1_000);
+    changes.heardUntilAtLeast(2_500, 1_100); // an older heartbeat heard late moves nothing back
+    expect(changes.current()).toBe(generation);
+    expect(changes.isCurrent(generation, 2_999)).toBe(true);
+    expect(changes.isCurrent(generation, 3_000)).toBe(false);
+  });
+
   it('stays bounded, dropping the least recently used entry first', () => {
     const changes = new ChangeGeneration();
     const cache = new GenerationCache<number>(changes, 3);

@@ -7,8 +7,12 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class ChangeGeneration {
   private generation = 0;
-  /** False while changes from elsewhere cannot be heard: caches then serve nothing. */
-  private heard = true;
+  /**
+   * Until when (performance.now()) every change made elsewhere is known to have been heard: the
+   * change listener's heartbeat moves it on; Infinity when nothing else writes (the embedded
+   * database). Past it, caches serve nothing.
+   */
+  private heardUntil = Infinity;
 
   current(): number {
     return this.generation;
@@ -19,13 +23,32 @@ export class ChangeGeneration {
   }
 
   /** Whether an entry filled at `generation` may be served now. */
-  isCurrent(generation: number): boolean {
-    return this.heard && generation === this.generation;
+  isCurrent(generation: number, now = performance.now()): boolean {
+    return generation === this.generation && now < this.heardUntil;
   }
 
+  /** Whether changes made elsewhere are being heard now (caches may serve). */
+  hearing(now = performance.now()): boolean {
+    return now < this.heardUntil;
+  }
+
+  /** On (for good) or off (until the next heartbeat); what was cached before is dropped either way. */
   setHeard(heard: boolean): void {
-    this.heard = heard;
+    this.heardUntil = heard ? Infinity : 0;
     this.bump();
+  }
+
+  /**
+   * A heartbeat was heard: every change made before `until - maxAge` has been. After a gap (the
+   * deadline had passed), changes may have been missed meanwhile, so what was cached is dropped.
+   */
+  heardUntilAtLeast(until: number, now = performance.now()): void {
+    if (now >= this.heardUntil) {
+      this.bump();
+      this.heardUntil = until;
+    } else {
+      this.heardUntil = Math.max(this.heardUntil, until);
+    }
   }
 }
 

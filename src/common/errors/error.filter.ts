@@ -1,6 +1,7 @@
 // The one place where errors become HTTP answers: {statusCode, error, message, code, details?, requestId}.
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../database/pg-errors';
 import { AppLogger } from '../logging/app-logger';
 import { requestContext } from '../logging/request-context';
 import { DomainError, ERROR_STATUS, ErrorCode } from './domain-error';
@@ -110,6 +111,12 @@ export class ErrorFilter implements ExceptionFilter {
       // Nest wraps multer/body errors; look at the cause first.
       const cause = (exception as { cause?: unknown }).cause;
       return (cause !== undefined ? fromLowLevel(cause, req) : null) ?? fromHttpException(exception, req);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new DomainError(
+        'DATABASE_UNAVAILABLE',
+        'The database did not answer in time or is unreachable; try again',
+      );
     }
     return new DomainError('INTERNAL', 'Internal server error');
   }

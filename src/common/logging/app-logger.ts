@@ -23,8 +23,19 @@ const stdoutSink: LogSink = (line) => {
   process.stdout.write(line + '\n');
 };
 
+/** What a secret is replaced with. */
+export const MASK = '****';
+/** Shorter secrets are masked where they are logged (maskDatabaseUrl), not searched for in every line. */
+const MIN_SCRUBBED_LENGTH = 4;
+/** `scheme://user:` at the start of a URL: what follows, up to the last `@` of the authority, is the password. */
+const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:/i;
+/** Query parameters that carry a secret (`password`, `sslpassword`, any case). */
+const SECRET_PARAM = /([?&;][^=&#;]*(?:pass|secret|token)[^=&#;]*=)([^&#;]*)/gi;
+
 export class AppLogger implements LoggerService {
   private readonly max: number;
+  /** Every form in which a configured secret could appear in a line, longest first. */
+  private secrets: string[] = [];
 
   constructor(
     level: LogLevel = 'info',
@@ -38,6 +49,17 @@ export class AppLogger implements LoggerService {
     return RANK[level] <= this.max;
   }
 
+  /**
+   * Secrets of the configuration (passwords, keys): no line is written with one in it, whatever
+   * carried it there (an error message, a URL, a stack).
+   */
+  maskSecrets(secrets: readonly string[]): void {
+    const forms = secrets
+      .filter((s) => s.length >= MIN_SCRUBBED_LENGTH)
+      .flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]);
+    this.secrets = [...new Set([...this.secrets, ...forms])].sort((a, b) => b.length - a.length);
+  }
+
   /** A structured line: `fields` are merged into the JSON object. */
   write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
     if (!this.enabled(level)) return;
@@ -49,12 +71,19 @@ export class AppLogger implements LoggerService {
     }
     Object.assign(entry, fields);
     if (this.format === 'json') {
-      this.sink(JSON.stringify(entry));
+      this.sink(this.scrub(JSON.stringify(entry)));
       return;
     }
     const { time, level: lvl, msg: text, ...rest } = entry;
     const extra = Object.keys(rest).length ? ' ' + JSON.stringify(rest) : '';
-    this.sink(`${String(time)} ${String(lvl).toUpperCase().padEnd(5)} ${String(text)}${extra}`);
+    this.sink(this.scrub(`${String(time)} ${String(lvl).toUpperCase().padEnd(5)} ${String(text)}${extra}`));
+  }
+
+  private scrub(line: string): string {
+    for (const secret of this.secrets) {
+      if (line.includes(secret)) line = line.split(secret).join(MASK);
+    }
+    return line;
   }
 
   log(message: unknown, context?: string): void {
@@ -91,13 +120,39 @@ export class AppLogger implements LoggerService {
   }
 }
 
-/** Replaces the password of a connection string, so it can be logged. */
+/** Where the password of a `scheme://user:password@host` URL lies, or null. */
+function userinfoPassword(url: string): { start: number; end: number } | null {
+  const prefix = USERINFO.exec(url);
+  if (!prefix) return null;
+  const start = prefix[0].length;
+  // The authority ends at the first '/', '?' or '#' after its last '@'; a password holding one of
+  // them unencoded is still masked whole, up to the last '@' before the query.
+  const query = url.slice(start).search(/[?#]/);
+  const head = query < 0 ? url : url.slice(0, start + query);
+  const end = head.lastIndexOf('@');
+  return end >= start ? { start, end } : null;
+}
+
+/** Replaces every password of a connection string (userinfo and query parameters), so it can be logged. */
 export function maskDatabaseUrl(url: string): string {
+  const span = userinfoPassword(url);
+  const masked = span ? `${url.slice(0, span.start)}${MASK}${url.slice(span.end)}` : url;
+  return masked.replace(SECRET_PARAM, `$1${MASK}`);
+}
+
+function decoded(value: string): string {
   try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '****';
-    return parsed.toString();
+    return decodeURIComponent(value);
   } catch {
-    return '<unparseable DATABASE_URL>';
+    return value;
   }
+}
+
+/** The secrets a connection string holds, as written and decoded: what the logger must never print. */
+export function databaseUrlSecrets(url: string): string[] {
+  const found: string[] = [];
+  const span = userinfoPassword(url);
+  if (span) found.push(url.slice(span.start, span.end));
+  for (const match of url.matchAll(SECRET_PARAM)) found.push(match[2]);
+  return found.filter((s) => s.length > 0).flatMap((s) => [s, decoded(s)]);
 }
