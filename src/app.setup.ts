@@ -5,7 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { API_KEY_SCHEME, BEARER_SCHEME } from './common/http/api-auth.decorator';
-import { jsonBodyMiddleware } from './common/http/json-body';
+import { jsonBodyMiddleware, queryHygieneMiddleware } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
@@ -34,6 +34,7 @@ export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestIdMiddleware(logger));
+  app.use(queryHygieneMiddleware());
   app.use(jsonBodyMiddleware());
   app.setGlobalPrefix(API_PREFIX);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildOpenApiDocument(app), {

@@ -1,6 +1,7 @@
 // SKILL.md in the Agent Skills format: the frontmatter split from the body, parsed, and every field checked.
 import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, parseDocument, visit } from 'yaml';
+import { unsafeStringReason } from '../../common/input-hygiene';
 import { Problem, errorText, problem } from './problem';
 
 export interface SkillMd {
@@ -89,6 +90,8 @@ function parseYamlMapping(yaml: string): Record<string, unknown> | string {
   if (!isPlainData(value) || !isRecord(value)) {
     return 'The frontmatter may only hold strings, numbers, booleans, lists and mappings.';
   }
+  // Stored as text: U+0000 cannot be, and a lone surrogate would silently become U+FFFD.
+  if (holdsUnstorableText(value)) return 'The frontmatter must not hold U+0000 or lone surrogates.';
   return value;
 }
 
@@ -102,6 +105,15 @@ function isPlainData(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isPlainData);
   if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.values(value).every(isPlainData);
+  }
+  return false;
+}
+
+function holdsUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return unsafeStringReason(value) !== null;
+  if (Array.isArray(value)) return value.some(holdsUnstorableText);
+  if (isRecord(value)) {
+    return Object.entries(value).some(([key, v]) => unsafeStringReason(key) !== null || holdsUnstorableText(v));
   }
   return false;
 }
