@@ -56,8 +56,9 @@ export function labelProblems(labels: Record<string, unknown>): string[] {
       problems.push(`${childPath('labels', key)} must be at most ${MAX_LABEL_VALUE_BYTES} bytes`);
     }
   }
-  problems.push(...selectionLabelProblems(labels));
-  return problems;
+  // Sizes and types before contents: an oversized selection label is not parsed.
+  if (problems.length) return problems;
+  return selectionLabelProblems(labels);
 }
 
 function parsedArray(labels: Record<string, unknown>, key: string, problems: string[]): unknown[] | null {
