@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { API_KEY_SCHEME, BEARER_SCHEME } from './common/http/api-auth.decorator';
+import { applyHttpLimits } from './common/http/http-limits';
 import { jsonBodyMiddleware, queryHygieneMiddleware } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
@@ -61,6 +62,9 @@ export async function createApp(
     bodyParser: false,
     abortOnError: false,
   });
+  // On the server Nest created, so main.ts and the tests (listening or through supertest) get them.
+  applyHttpLimits(app.getHttpServer(), config.http);
+  app.set('trust proxy', config.trustProxy);
   try {
     const dataSource = app.get(DataSource);
     await withBootLock(dataSource, async () => {

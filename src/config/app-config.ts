@@ -1,5 +1,6 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
 import { resolve } from 'node:path';
+import type { HttpLimits } from '../common/http/http-limits';
 import { LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
 export interface PackageLimits {
@@ -25,6 +26,13 @@ export interface AppConfig {
   /** Resolutions kept per reader and task until the next change; 0 turns the cache off. */
   resolutionCacheEntries: number;
   packageLimits: PackageLimits;
+  /** CONTRACT §11 time and connection limits of the HTTP server. */
+  http: HttpLimits;
+  /** Failed authentications per client address per window before 429; 0 turns the limit off. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** Proxies in front of the service whose `X-Forwarded-For` entry is trusted (Express `trust proxy` hops); 0: none. */
+  trustProxy: number;
 }
 
 export class ConfigError extends Error {
@@ -98,7 +106,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxCompressionRatio: r.int('MAX_COMPRESSION_RATIO', 200, 1, 100_000),
       maxPathBytes: r.int('MAX_PATH_BYTES', 512, 16, 4096),
     },
+    http: {
+      headersTimeoutMs: r.int('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100, 3_600_000),
+      requestTimeoutMs: r.int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),
+      keepAliveTimeoutMs: r.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 3_600_000),
+      maxConnections: r.int('HTTP_MAX_CONNECTIONS', 1_000, 1, 1_000_000),
+    },
+    authFailureLimit: r.int('AUTH_FAILURE_LIMIT', 30, 0, 1_000_000),
+    authFailureWindowSeconds: r.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+    trustProxy: r.int('TRUST_PROXY', 0, 0, 10),
   };
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }
