@@ -151,11 +151,17 @@ describe('input hygiene on every route (CONTRACT §11)', () => {
 
   /** A path template with real ids, so a request that slipped through would reach the database. */
   function fill(template: string): string {
-    return template.replace(/\{(\w+)\}/g, (_, param: string) => {
-      if (param !== 'id') return String(ids[param]);
-      const resource = template.split('/')[template.startsWith('/api/v1/kinds/') ? 4 : 2];
-      return String(ids[resource]);
-    });
+    const segments = template.split('/');
+    return segments
+      .map((segment, i) => {
+        const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+        if (!param) return segment;
+        // `{id}` names the resource before it (`/api/v1/tasks/{id}/skills`: a task); others by name.
+        const id = param === 'id' ? ids[segments[i - 1]] : ids[param];
+        if (id === undefined) throw new Error(`no id for ${param} in ${template}`);
+        return String(id);
+      })
+      .join('/');
   }
 
   function operations(): Array<{ method: string; template: string; op: Operation }> {
