@@ -1,7 +1,8 @@
 // JSON bodies: at most 1 MiB (413 BODY_TOO_LARGE); bytes that are not UTF-8 JSON -> 400 BAD_REQUEST
 // (checked on the raw bytes: the parser would decode them with replacement characters); a parsed
 // body must be an object that passes the budget walk (depth, item counts, storable strings: 400
-// VALIDATION_FAILED naming each path) before any DTO sees it.
+// VALIDATION_FAILED naming each path) before any DTO sees it. Query strings get the same string
+// check on their raw bytes.
 import { isUtf8 } from 'node:buffer';
 import { json, NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
