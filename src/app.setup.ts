@@ -5,7 +5,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { API_KEY_SCHEME, BEARER_SCHEME } from './common/http/api-auth.decorator';
-import { jsonBodyMiddleware } from './common/http/json-body';
+import { applyHttpLimits } from './common/http/http-limits';
+import { jsonBodyMiddleware, queryHygieneMiddleware } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
@@ -38,6 +39,7 @@ export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
   app.set('etag', false);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   app.use(requestIdMiddleware(logger));
+  app.use(queryHygieneMiddleware());
   app.use(jsonBodyMiddleware());
   app.setGlobalPrefix(API_PREFIX);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildOpenApiDocument(app), {
@@ -64,6 +66,9 @@ export async function createApp(
     bodyParser: false,
     abortOnError: false,
   });
+  // On the server Nest created, so main.ts and the tests (listening or through supertest) get them.
+  applyHttpLimits(app.getHttpServer(), config.http);
+  app.set('trust proxy', config.trustProxy);
   try {
     // Migrations may run long, and replicas wait for each other's: not under the serving pool's time limits.
     const boot = new DataSource(buildDataSourceOptions({ url: databaseUrl, poolSize: 2 }));

@@ -1,13 +1,20 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { AuthGuard } from './auth.guard';
 import { Authenticator } from './authenticator.service';
 import { CredentialsRepository } from './credentials.repository';
 
 @Global()
 @Module({
-  providers: [CredentialsRepository, ApiKeyUsageRecorder, Authenticator, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [Authenticator],
+  providers: [
+    CredentialsRepository,
+    ApiKeyUsageRecorder,
+    Authenticator,
+    AuthFailureLimiter,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [Authenticator, AuthFailureLimiter],
 })
 export class AuthModule {}

@@ -1,6 +1,7 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
 export interface PackageLimits {
@@ -49,6 +50,13 @@ export interface AppConfig {
   resolutionCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
+  /** CONTRACT §11 time and connection limits of the HTTP server. */
+  http: HttpLimits;
+  /** Failed authentications per client address per window before 429; 0 turns the limit off. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** Proxies in front of the service whose `X-Forwarded-For` entry is trusted (Express `trust proxy` hops); 0: none. */
+  trustProxy: number;
 }
 
 export class ConfigError extends Error {
@@ -138,7 +146,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
       deadlineMs: r.int('INSPECTION_TIMEOUT_MS', 10_000, 100, 600_000),
       maxUploadsPerUser: r.int('MAX_UPLOADS_PER_USER', 4, 1, 1_000),
     },
+    http: {
+      headersTimeoutMs: r.int('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100, 3_600_000),
+      requestTimeoutMs: r.int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),
+      keepAliveTimeoutMs: r.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 3_600_000),
+      maxConnections: r.int('HTTP_MAX_CONNECTIONS', 1_000, 1, 1_000_000),
+    },
+    authFailureLimit: r.int('AUTH_FAILURE_LIMIT', 30, 0, 1_000_000),
+    authFailureWindowSeconds: r.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+    trustProxy: r.int('TRUST_PROXY', 0, 0, 10),
   };
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

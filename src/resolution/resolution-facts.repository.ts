@@ -1,5 +1,8 @@
 // Loads the plain facts the resolver decides over, in a constant number of queries: one for a
-// task's selections and the identities behind them, one for every skill they may reach.
+// task's selections and the identities behind them, one for every skill they may reach. Stored
+// selections are read defensively (CONTRACT §11: stored data never makes a read fail): whatever
+// shape a row holds, the facts come out well-typed, and only values a skill row could match reach
+// the skill query, so a name the database cannot take is simply not found.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -9,9 +12,13 @@ import {
   GhostFacts,
   GroupRole,
   Identity,
+  isNamespaceName,
+  isRowNumber,
+  isSkillName,
   SkillCatalog,
   SkillFacts,
   StoredRef,
+  storedSelections,
   VersionFacts,
 } from '../resolver';
 
@@ -42,15 +49,15 @@ interface TaskRow {
   team: { id: number; namespace: string; deleted: boolean } | null;
   ghosts: Array<{
     owner_user_id: number;
-    skills: string[];
-    preload_skills: string[];
-    skill_refs: Record<string, StoredRef>;
-    preload_skill_refs: Record<string, StoredRef>;
+    skills: unknown;
+    preload_skills: unknown;
+    skill_refs: unknown;
+    preload_skill_refs: unknown;
   }> | null;
   subscriptions: Array<{
     execution_id: number;
     owner_user_id: number;
-    skill_refs: ExplicitSelection[];
+    skill_refs: unknown;
     deleted: boolean;
   }> | null;
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
@@ -90,8 +97,11 @@ export class ResolutionFactsRepository {
       `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
             tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
                      FROM teams JOIN t ON teams.id = t.team_id),
-            member AS (SELECT m.ord, (m.elem->>'bot_id')::int AS bot_id
-                         FROM tm, jsonb_array_elements(tm.members) WITH ORDINALITY AS m(elem, ord)
+            member AS (SELECT m.ord,
+                              CASE WHEN m.elem->>'bot_id' ~ '^[0-9]{1,10}$' THEN (m.elem->>'bot_id')::bigint END AS bot_id
+                         FROM tm, jsonb_array_elements(CASE WHEN jsonb_typeof(tm.members) = 'array'
+                                                             THEN tm.members ELSE '[]'::jsonb END)
+                                  WITH ORDINALITY AS m(elem, ord)
                         WHERE NOT tm.deleted),
             gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
                      FROM member
@@ -114,14 +124,14 @@ export class ResolutionFactsRepository {
     const row = rows[0];
     if (!row?.task) return null;
     return {
-      task: row.task,
+      task: { ...row.task, labels: isPlainObject(row.task.labels) ? row.task.labels : {} },
       team: row.team && !row.team.deleted ? { id: row.team.id, namespace: row.team.namespace } : null,
       ghosts: (row.ghosts ?? []).map((g) => ({
         ownerUserId: g.owner_user_id,
-        skills: g.skills,
-        preloadSkills: g.preload_skills,
-        skillRefs: g.skill_refs,
-        preloadSkillRefs: g.preload_skill_refs,
+        skills: storedNames(g.skills),
+        preloadSkills: storedNames(g.preload_skills),
+        skillRefs: storedRefs(g.skill_refs),
+        preloadSkillRefs: storedRefs(g.preload_skill_refs),
       })),
       subscription: latestSubscription(row.subscriptions ?? []),
       identities: toIdentities(row.users),
@@ -146,7 +156,7 @@ export class ResolutionFactsRepository {
     // One index-backed branch per way a skill can be reached, so the rows read follow the answer,
     // not the size of the table. Personal skills are reached through their owners only: `default`
     // in the namespace list would reach every user's skill of that name.
-    const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE);
+    const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n));
     const rows: SkillRow[] = await manager.query(
       `WITH reached AS (
               SELECT id FROM skills WHERE id = ANY($1::int[])
@@ -165,11 +175,11 @@ export class ResolutionFactsRepository {
          JOIN reached r ON r.id = s.id
          JOIN skill_versions latest ON latest.skill_id = s.id AND latest.version = s.latest_version`,
       [
-        [...new Set(reach.ids)],
-        [...new Set(reach.names)],
+        [...new Set(reach.ids)].filter(isRowNumber),
+        [...new Set(reach.names)].filter(isSkillName),
         groups,
-        [...new Set(reach.personalOwners)],
-        [...new Set(reach.versions)],
+        [...new Set(reach.personalOwners)].filter(isRowNumber),
+        [...new Set(reach.versions)].filter(isRowNumber),
       ],
     );
     return rows.map(toSkillFacts);
@@ -182,7 +192,36 @@ function latestSubscription(rows: NonNullable<TaskRow['subscriptions']>): TaskSe
     (a, b) => (!a || b.execution_id > a.execution_id ? b : a),
     null,
   );
-  return latest && !latest.deleted ? { ownerUserId: latest.owner_user_id, skillRefs: latest.skill_refs } : null;
+  return latest && !latest.deleted
+    ? { ownerUserId: latest.owner_user_id, skillRefs: storedSelections(latest.skill_refs, true) }
+    : null;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A stored list of names: its non-empty strings. */
+function storedNames(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length > 0) : [];
+}
+
+/**
+ * Stored refs by name. A ref whose id is not a row id keeps its name but points at no row (0), so it
+ * fails NOT_FOUND as a stored ref should, rather than being replaced by a lookup.
+ */
+function storedRefs(value: unknown): Record<string, StoredRef> {
+  if (!isPlainObject(value)) return {};
+  // fromEntries defines own properties, whatever the name (`__proto__` included).
+  return Object.fromEntries(
+    Object.entries(value).map(([name, raw]): [string, StoredRef] => {
+      const ref = isPlainObject(raw) ? raw : {};
+      const stored: StoredRef = { skill_id: isRowNumber(ref.skill_id) ? ref.skill_id : 0 };
+      if (isRowNumber(ref.version)) stored.version = ref.version;
+      if (typeof ref.pinned === 'boolean') stored.pinned = ref.pinned;
+      return [name, stored];
+    }),
+  );
 }
 
 function toIdentities(users: TaskRow['users']): Record<number, Identity> {

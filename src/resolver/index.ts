@@ -9,7 +9,10 @@ export {
   type TaskSelections,
   parseTaskSelections,
   selectedNames,
+  storedSelection,
+  storedSelections,
 } from './selections';
+export { isNamespaceName, isRowNumber, isSkillName } from './names';
 export { resolveTask } from './resolve-task';
 export {
   type GhostSaveFacts,

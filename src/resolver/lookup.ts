@@ -66,6 +66,7 @@ export function selectionScope(identity: Identity, selection: ExplicitSelection)
 
 /** Explicit selection: exactly the named scope, never another; `version` (subscriptions) pins. */
 export function resolveExplicit(catalog: SkillCatalog, identity: Identity, selection: ExplicitSelection): RefOutcome {
+  if (selection.malformed) return fail('NOT_FOUND');
   const scope = selectionScope(identity, selection);
   // Checked before existence so that a non-member learns nothing about the group's skills.
   if (scope.kind === 'group' && !isReporterIn(identity, scope.namespace)) return fail('FORBIDDEN');

@@ -52,6 +52,8 @@ export interface ExplicitSelection {
   is_public: boolean;
   /** Subscriptions may pin a version. */
   version?: number;
+  /** Stored data that names a skill but cannot select one (a bad shape): resolves to NOT_FOUND. */
+  malformed?: true;
 }
 
 export interface GhostFacts {

@@ -116,10 +116,11 @@ export function resolveTask(facts: ResolutionFacts): Resolution {
   }
 
   function explicit(actor: Identity, selection: ExplicitSelection, version?: number): Entry {
-    const { name, namespace: selectionNamespace, is_public } = selection;
+    const { name, namespace: selectionNamespace, is_public, malformed } = selection;
     return {
       name,
-      resolve: () => resolveExplicit(catalog, actor, { name, namespace: selectionNamespace, is_public, version }),
+      resolve: () =>
+        resolveExplicit(catalog, actor, { name, namespace: selectionNamespace, is_public, version, malformed }),
     };
   }
 

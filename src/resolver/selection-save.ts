@@ -55,7 +55,8 @@ export function mergeMessageSelections(
   let base: ExplicitSelection[] = [];
   switch (current.kind) {
     case 'refs':
-      base = current.refs;
+      // A malformed stored entry cannot be written back as a selection.
+      base = current.refs.filter((s) => !s.malformed);
       break;
     case 'names':
       for (const name of current.names) {
@@ -84,7 +85,7 @@ export function mergeMessageSelections(
  * exact scope match; a `default` selection means its acting user's own personal skill.
  */
 export function selectionRefersTo(selection: ExplicitSelection, actingUserId: number, skill: SkillFacts): boolean {
-  if (selection.name !== skill.name) return false;
+  if (selection.malformed || selection.name !== skill.name) return false;
   if (selection.is_public || skill.isPublic) return selection.is_public && skill.isPublic;
   if (selection.namespace === DEFAULT_NAMESPACE) {
     return skill.namespace === DEFAULT_NAMESPACE && skill.ownerUserId === actingUserId;

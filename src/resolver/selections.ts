@@ -1,5 +1,8 @@
-// The task's own selections, read from its labels. Writes validate these labels; reads never crash on
-// them: a label that is not exactly the expected shape counts as absent.
+// The task's own selections, read from its labels. Writes validate these labels; reads never fail on
+// them, whatever was stored before (or by hand): a label that is not a JSON array counts as absent,
+// an entry that names nothing is skipped, and a named entry that cannot be a selection (a bad shape,
+// a name or namespace no skill can have) stays, marked malformed, and resolves to NOT_FOUND.
+import { isNamespaceName, isRowNumber, isSkillName } from './names';
 import { ownValue } from './own-value';
 import { ExplicitSelection } from './resolution.types';
 
@@ -9,8 +12,8 @@ export const ADDITIONAL_SKILLS_LABEL = 'additionalSkills';
 export type TaskSelections =
   { kind: 'refs'; refs: ExplicitSelection[] } | { kind: 'names'; names: string[] } | { kind: 'none' };
 
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -22,30 +25,44 @@ function isName(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
-/** `{name, namespace, is_public}`; any `version` or other key is dropped: tasks never pin. */
-function asSelection(value: unknown): ExplicitSelection | undefined {
+/**
+ * A stored `{name, namespace, is_public, version?}`; `version` only when `keepVersion` (tasks never
+ * pin). Undefined when the entry names nothing; malformed when it names something it cannot select.
+ */
+export function storedSelection(value: unknown, keepVersion = false): ExplicitSelection | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { name, namespace, is_public } = value as Record<string, unknown>;
-  if (!isName(name) || !isName(namespace) || typeof is_public !== 'boolean') return undefined;
-  return { name, namespace, is_public };
+  const { name, namespace, is_public, version } = value as Record<string, unknown>;
+  if (!isName(name)) return undefined;
+  if (!isSkillName(name) || !isNamespaceName(namespace) || typeof is_public !== 'boolean') {
+    return { name, namespace: typeof namespace === 'string' ? namespace : '', is_public: false, malformed: true };
+  }
+  if (!keepVersion || version === undefined) return { name, namespace, is_public };
+  return isRowNumber(version)
+    ? { name, namespace, is_public, version }
+    : { name, namespace, is_public, malformed: true };
 }
 
-function parseRefs(text: string | undefined): ExplicitSelection[] | undefined {
-  const value = parseJson(text);
-  if (!Array.isArray(value)) return undefined;
-  const refs = value.map(asSelection);
-  return refs.every((ref) => ref !== undefined) ? refs : undefined;
+/** Stored explicit selections (a subscription's `skill_refs`, parsed labels): never fails. */
+export function storedSelections(value: unknown, keepVersion = false): ExplicitSelection[] {
+  if (!Array.isArray(value)) return [];
+  const selections: ExplicitSelection[] = [];
+  for (const entry of value) {
+    const selection = storedSelection(entry, keepVersion);
+    if (selection) selections.push(selection);
+  }
+  return selections;
 }
 
-function parseNames(text: string | undefined): string[] | undefined {
+function parseNames(text: unknown): string[] | undefined {
   const value = parseJson(text);
-  return Array.isArray(value) && value.every(isName) ? value : undefined;
+  return Array.isArray(value) ? value.filter(isName) : undefined;
 }
 
 /** `requestedSkillRefs` when present and non-empty, else the legacy `additionalSkills` names. */
 export function parseTaskSelections(labels: Readonly<Record<string, string>>): TaskSelections {
-  const refs = parseRefs(ownValue(labels, REQUESTED_SKILL_REFS_LABEL));
-  if (refs && refs.length > 0) return { kind: 'refs', refs };
+  if (typeof labels !== 'object' || labels === null) return { kind: 'none' };
+  const refs = storedSelections(parseJson(ownValue(labels, REQUESTED_SKILL_REFS_LABEL)));
+  if (refs.length > 0) return { kind: 'refs', refs };
   const names = parseNames(ownValue(labels, ADDITIONAL_SKILLS_LABEL));
   if (names && names.length > 0) return { kind: 'names', names };
   return { kind: 'none' };

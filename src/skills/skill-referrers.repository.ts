@@ -1,9 +1,10 @@
 // CONTRACT §3: who still refers to a skill. Ghosts by a stored ref's id; subscriptions and task
-// `requestedSkillRefs` by an exact scope match (decided by the resolver's selectionRefersTo).
+// `requestedSkillRefs` by an exact scope match (decided by the resolver's selectionRefersTo). Rows
+// are read defensively: a damaged stored selection refers to nothing rather than failing the delete.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ExplicitSelection, parseTaskSelections, selectionRefersTo, SkillFacts } from '../resolver';
+import { parseTaskSelections, selectionRefersTo, SkillFacts, storedSelections } from '../resolver';
 
 export interface Referrer {
   id: number;
@@ -15,6 +16,11 @@ export interface Referrers {
   ghosts: Referrer[];
   subscriptions: Referrer[];
   tasks: Referrer[];
+}
+
+/** A stored jsonb map as written, or an empty one when a row holds anything else (never an error). */
+function objectOrEmpty(column: string): string {
+  return `CASE WHEN jsonb_typeof(${column}) = 'object' THEN ${column} ELSE '{}'::jsonb END`;
 }
 
 interface Row {
@@ -31,13 +37,16 @@ export class SkillReferrersRepository {
     const ghosts: Row[] = await this.db.query(
       `SELECT id, namespace, owner_user_id FROM ghosts g
         WHERE deleted_at IS NULL
-          AND (EXISTS (SELECT 1 FROM jsonb_each(g.skill_refs) e WHERE (e.value->>'skill_id')::int = $1)
-               OR EXISTS (SELECT 1 FROM jsonb_each(g.preload_skill_refs) e WHERE (e.value->>'skill_id')::int = $1))
+          AND EXISTS (SELECT 1 FROM jsonb_each(${objectOrEmpty('g.skill_refs')}) e
+                       WHERE e.value->'skill_id' = to_jsonb($1::int)
+                      UNION ALL
+                      SELECT 1 FROM jsonb_each(${objectOrEmpty('g.preload_skill_refs')}) e
+                       WHERE e.value->'skill_id' = to_jsonb($1::int))
         ORDER BY id`,
       [skill.id],
     );
     // Candidates by name, then the exact scope rule in code.
-    const subscriptions: Array<Row & { skill_refs: ExplicitSelection[] }> = await this.db.query(
+    const subscriptions: Array<Row & { skill_refs: unknown }> = await this.db.query(
       `SELECT id, namespace, owner_user_id, skill_refs FROM subscriptions
         WHERE deleted_at IS NULL AND skill_refs @> jsonb_build_array(jsonb_build_object('name', $1::text))
         ORDER BY id`,
@@ -51,7 +60,9 @@ export class SkillReferrersRepository {
     return {
       ghosts: ghosts.map(toReferrer),
       subscriptions: subscriptions
-        .filter((s) => s.skill_refs.some((sel) => selectionRefersTo(sel, s.owner_user_id, skill)))
+        .filter((s) =>
+          storedSelections(s.skill_refs, true).some((sel) => selectionRefersTo(sel, s.owner_user_id, skill)),
+        )
         .map(toReferrer),
       tasks: tasks
         .filter((t) => {

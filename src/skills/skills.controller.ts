@@ -77,7 +77,11 @@ export class SkillsController {
   @ApiBody({ schema: PACKAGE_FORM_SCHEMA })
   @ApiOperation({ summary: 'Check a package without storing anything' })
   @ApiOkResponse({ type: ValidationReportDto })
-  validate(@UploadedFile() file: UploadedPackage | undefined): Promise<ValidationReportDto> {
+  validate(
+    @UploadedFile() file: UploadedPackage | undefined,
+    // Unused, but read so that its strings pass the global pipe's checks (CONTRACT §11).
+    @Body() _form: Record<string, unknown>,
+  ): Promise<ValidationReportDto> {
     return this.publish.validate(file);
   }
 
@@ -92,6 +96,7 @@ export class SkillsController {
     @CurrentUser() caller: UserPrincipal,
     @Param('id', IdPipe) id: number,
     @UploadedFile() file: UploadedPackage | undefined,
+    @Body() _form: Record<string, unknown>,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PublishedSkillDto> {
     const { created, skill } = await this.publish.addVersion(caller, id, file);

@@ -1,4 +1,7 @@
 // Task labels: limits, and the two selection labels, which must be well-formed and carry no ids.
+// Counts are checked before any entry, and a name or namespace inside the JSON of a selection label
+// must be storable text like any other string of a body.
+import { childPath, unsafeStringMessage, unsafeStringReason } from '../common/input-hygiene';
 import { ADDITIONAL_SKILLS_LABEL, ExplicitSelection, REQUESTED_SKILL_REFS_LABEL } from '../resolver';
 
 export const MAX_LABELS = 64;
@@ -9,18 +12,29 @@ export const MAX_SKILL_NAME_LENGTH = 64;
 
 const SELECTION_KEYS = ['is_public', 'name', 'namespace'];
 
+/** A string of 1-`max` UTF-16 units that the database can store; else what is wrong with it. */
+function textProblem(value: unknown, at: string, what: string, max: number): string | null {
+  if (typeof value !== 'string' || value.length < 1 || value.length > max) return `${at} must be ${what}`;
+  const reason = unsafeStringReason(value);
+  return reason ? unsafeStringMessage(at, reason) : null;
+}
+
 function selectionProblem(value: unknown, at: string): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${at} must be an object`;
-  const keys = Object.keys(value).sort();
-  const extra = keys.filter((k) => !SELECTION_KEYS.includes(k));
+  const extra = Object.keys(value)
+    .filter((k) => !SELECTION_KEYS.includes(k))
+    .sort();
   if (extra.length) return `${at} may only have name, namespace, is_public (not ${extra.join(', ')})`;
   const { name, namespace, is_public } = value as Record<string, unknown>;
-  if (typeof name !== 'string' || name.length < 1 || name.length > MAX_SKILL_NAME_LENGTH) {
-    return `${at}.name must be a string of 1-${MAX_SKILL_NAME_LENGTH} characters`;
-  }
-  if (typeof namespace !== 'string' || namespace.length < 1 || namespace.length > 200) {
-    return `${at}.namespace must be a string of 1-200 characters`;
-  }
+  const nameProblem = textProblem(
+    name,
+    `${at}.name`,
+    `a string of 1-${MAX_SKILL_NAME_LENGTH} characters`,
+    MAX_SKILL_NAME_LENGTH,
+  );
+  if (nameProblem) return nameProblem;
+  const namespaceProblem = textProblem(namespace, `${at}.namespace`, 'a string of 1-200 characters', 200);
+  if (namespaceProblem) return namespaceProblem;
   if (typeof is_public !== 'boolean') return `${at}.is_public must be a boolean`;
   if (is_public && namespace !== 'default') return `${at}: a public selection has namespace default`;
   return null;
@@ -28,21 +42,23 @@ function selectionProblem(value: unknown, at: string): string | null {
 
 /** Every rule a label set breaks (empty when it is valid). */
 export function labelProblems(labels: Record<string, unknown>): string[] {
-  const problems: string[] = [];
   const entries = Object.entries(labels);
-  if (entries.length > MAX_LABELS) problems.push(`labels must have at most ${MAX_LABELS} keys`);
+  // Counts first: nothing looks at the entries of an oversized label set.
+  if (entries.length > MAX_LABELS) return [`labels must have at most ${MAX_LABELS} keys`];
+  const problems: string[] = [];
   for (const [key, value] of entries) {
     if (key.length < 1 || key.length > MAX_LABEL_KEY_LENGTH) {
       problems.push(`labels keys must be 1-${MAX_LABEL_KEY_LENGTH} characters`);
     }
     if (typeof value !== 'string') {
-      problems.push(`labels.${key} must be a string`);
+      problems.push(`${childPath('labels', key)} must be a string`);
     } else if (Buffer.byteLength(value, 'utf8') > MAX_LABEL_VALUE_BYTES) {
-      problems.push(`labels.${key} must be at most ${MAX_LABEL_VALUE_BYTES} bytes`);
+      problems.push(`${childPath('labels', key)} must be at most ${MAX_LABEL_VALUE_BYTES} bytes`);
     }
   }
-  problems.push(...selectionLabelProblems(labels));
-  return problems;
+  // Sizes and types before contents: an oversized selection label is not parsed.
+  if (problems.length) return problems;
+  return selectionLabelProblems(labels);
 }
 
 function parsedArray(labels: Record<string, unknown>, key: string, problems: string[]): unknown[] | null {
@@ -61,21 +77,23 @@ function parsedArray(labels: Record<string, unknown>, key: string, problems: str
 function selectionLabelProblems(labels: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const names = parsedArray(labels, ADDITIONAL_SKILLS_LABEL, problems);
-  if (names) {
-    if (names.length > MAX_SELECTIONS)
-      problems.push(`labels.${ADDITIONAL_SKILLS_LABEL} must have at most ${MAX_SELECTIONS} names`);
+  if (names && names.length > MAX_SELECTIONS) {
+    problems.push(`labels.${ADDITIONAL_SKILLS_LABEL} must have at most ${MAX_SELECTIONS} names`);
+  } else if (names) {
     names.forEach((name, i) => {
-      if (typeof name !== 'string' || name.length < 1 || name.length > MAX_SKILL_NAME_LENGTH) {
-        problems.push(
-          `labels.${ADDITIONAL_SKILLS_LABEL}[${i}] must be a skill name of 1-${MAX_SKILL_NAME_LENGTH} characters`,
-        );
-      }
+      const problem = textProblem(
+        name,
+        `labels.${ADDITIONAL_SKILLS_LABEL}[${i}]`,
+        `a skill name of 1-${MAX_SKILL_NAME_LENGTH} characters`,
+        MAX_SKILL_NAME_LENGTH,
+      );
+      if (problem) problems.push(problem);
     });
   }
   const refs = parsedArray(labels, REQUESTED_SKILL_REFS_LABEL, problems);
-  if (refs) {
-    if (refs.length > MAX_SELECTIONS)
-      problems.push(`labels.${REQUESTED_SKILL_REFS_LABEL} must have at most ${MAX_SELECTIONS} entries`);
+  if (refs && refs.length > MAX_SELECTIONS) {
+    problems.push(`labels.${REQUESTED_SKILL_REFS_LABEL} must have at most ${MAX_SELECTIONS} entries`);
+  } else if (refs) {
     refs.forEach((ref, i) => {
       const problem = selectionProblem(ref, `labels.${REQUESTED_SKILL_REFS_LABEL}[${i}]`);
       if (problem) problems.push(problem);

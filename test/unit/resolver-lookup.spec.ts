@@ -229,17 +229,57 @@ describe('parseTaskSelections', () => {
       { kind: 'names', names: ['x'] },
     ],
     [
-      'an entry missing a field voids the label',
-      { requestedSkillRefs: '[{"name":"a","namespace":"default"}]' },
-      { kind: 'none' },
+      'a named entry missing a field stays, malformed (it resolves to NOT_FOUND)',
+      { requestedSkillRefs: '[{"name":"a","namespace":"default"}]', additionalSkills: '["x"]' },
+      { kind: 'refs', refs: [{ name: 'a', namespace: 'default', is_public: false, malformed: true }] },
+    ],
+    [
+      'a name or namespace no skill can have is malformed',
+      {
+        requestedSkillRefs:
+          '[{"name":"A B","namespace":"default","is_public":false},{"name":"b","namespace":"Team A","is_public":false},' +
+          '{"name":"c\\u0000","namespace":"default","is_public":true},{"name":"d","namespace":3,"is_public":false}]',
+      },
+      {
+        kind: 'refs',
+        refs: [
+          { name: 'A B', namespace: 'default', is_public: false, malformed: true },
+          { name: 'b', namespace: 'Team A', is_public: false, malformed: true },
+          { name: 'c\u0000', namespace: 'default', is_public: false, malformed: true },
+          { name: 'd', namespace: '', is_public: false, malformed: true },
+        ],
+      },
+    ],
+    [
+      'entries that name nothing are skipped',
+      {
+        requestedSkillRefs:
+          '[3, null, {"namespace":"default","is_public":true}, {"name":"a","namespace":"team-a","is_public":false}]',
+      },
+      { kind: 'refs', refs: [{ name: 'a', namespace: 'team-a', is_public: false }] },
+    ],
+    [
+      'refs that name nothing fall back to the legacy names',
+      { requestedSkillRefs: '[{"name":""}, 5]', additionalSkills: '["x"]' },
+      { kind: 'names', names: ['x'] },
     ],
     [
       'an object instead of an array',
       { requestedSkillRefs: '{"name":"a"}', additionalSkills: '"x"' },
       { kind: 'none' },
     ],
-    ['non-string names void the label', { additionalSkills: '["x", 3]' }, { kind: 'none' }],
-    ['empty names void the label', { additionalSkills: '[""]' }, { kind: 'none' }],
+    ['non-string names are skipped', { additionalSkills: '["x", 3, {"name":"y"}]' }, { kind: 'names', names: ['x'] }],
+    ['empty names are skipped', { additionalSkills: '[""]' }, { kind: 'none' }],
+    [
+      'names no skill can have stay (a lookup finds nothing)',
+      { additionalSkills: '["Bad Name","x\\u0000","\\ud800"]' },
+      { kind: 'names', names: ['Bad Name', 'x\u0000', '\ud800'] },
+    ],
+    [
+      'non-string label values (stored by hand)',
+      { requestedSkillRefs: 5, additionalSkills: null } as unknown as Record<string, string>,
+      { kind: 'none' },
+    ],
     ['both empty', { requestedSkillRefs: '[]', additionalSkills: '[]' }, { kind: 'none' }],
     ['null', { requestedSkillRefs: 'null', additionalSkills: 'null' }, { kind: 'none' }],
   ])('%s', (_title, labels, expected) => {

@@ -342,6 +342,35 @@ const cases: Case[] = [
     expected: { refs: { fmt: 50 } },
   },
   {
+    title: 'stored refs of a bad shape are unresolved NOT_FOUND, their well-formed neighbours resolve',
+    facts: {
+      labels: {
+        requestedSkillRefs:
+          '[{"name":"fmt","namespace":"default","is_public":true},{"name":"lint"},' +
+          '{"name":"notes","namespace":"team-a","is_public":"yes"},{"name":"x\\u0000","namespace":"default","is_public":true}]',
+      },
+    },
+    expected: {
+      skills: ['fmt', 'lint', 'notes', 'x\u0000'],
+      refs: { fmt: 50 },
+      unresolved: ['lint:task:NOT_FOUND', 'notes:task:NOT_FOUND', 'x\u0000:task:NOT_FOUND'],
+    },
+  },
+  {
+    title: 'a stored ref whose namespace no group can have is NOT_FOUND, even for an admin',
+    facts: { taskCreatorUserId: ADMIN, labels: requested(sel('lint', 'Team A')) },
+    expected: { refs: {}, unresolved: ['lint:task:NOT_FOUND'] },
+  },
+  {
+    title: 'legacy names no skill can have are NOT_FOUND; entries that name nothing are skipped',
+    facts: { labels: { additionalSkills: '["lint", 7, "", "Not A Name", "x\\u0000"]' } },
+    expected: {
+      skills: ['Not A Name', 'lint', 'x\u0000'],
+      refs: { lint: 30 },
+      unresolved: ['Not A Name:task:NOT_FOUND', 'x\u0000:task:NOT_FOUND'],
+    },
+  },
+  {
     title: 'a requested version in task labels never pins',
     facts: { labels: { requestedSkillRefs: '[{"name":"fmt","namespace":"default","is_public":true,"version":1}]' } },
     expected: { refs: { fmt: 50 } },

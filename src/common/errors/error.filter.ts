@@ -78,7 +78,8 @@ export class ErrorFilter implements ExceptionFilter {
     const error = this.toDomainError(exception, req);
     const statusCode = ERROR_STATUS[error.code];
     if (statusCode >= 500) {
-      this.logger.write('error', 'request failed', {
+      // Once the connection is closed (an upload cut at its time limit, a client gone) it is no server fault.
+      this.logger.write(req.socket?.destroyed ? 'warn' : 'error', 'request failed', {
         method: req.method,
         path: req.path,
         error: exception instanceof Error ? exception.message : String(exception),

@@ -1,24 +1,26 @@
-// JSON bodies: at most 1 MiB (413 BODY_TOO_LARGE), unparseable -> 400 BAD_REQUEST, and a parsed
-// body must be an object nested at most 32 deep (400 VALIDATION_FAILED).
+// JSON bodies: at most 1 MiB (413 BODY_TOO_LARGE); bytes that are not UTF-8 JSON -> 400 BAD_REQUEST
+// (checked on the raw bytes: the parser would decode them with replacement characters); a parsed
+// body must be an object that passes the budget walk (depth, item counts, storable strings: 400
+// VALIDATION_FAILED naming each path) before any DTO sees it. Query strings get the same string
+// check on their raw bytes.
+import { isUtf8 } from 'node:buffer';
 import { json, NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
+import { jsonBudgetProblems, queryStringProblems } from '../input-hygiene';
 
+export { MAX_JSON_DEPTH } from '../input-hygiene';
 export const MAX_JSON_BYTES = 1024 * 1024;
-export const MAX_JSON_DEPTH = 32;
 
-export function jsonDepthExceeds(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+/** body-parser's verify hook: the raw bytes, before they are decoded. Answers 400 BAD_REQUEST. */
+function verifyUtf8(_req: Request, _res: Response, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() !== 'utf-8' || !isUtf8(body)) {
+    // The type the error filter maps to BAD_REQUEST (an unparseable body).
+    throw Object.assign(new Error('The request body is not valid UTF-8 JSON'), { type: 'entity.parse.failed' });
   }
-  return false;
 }
 
 export function jsonBodyMiddleware() {
-  const parse = json({ limit: MAX_JSON_BYTES, strict: true });
+  const parse = json({ limit: MAX_JSON_BYTES, strict: true, verify: verifyUtf8 });
   return (req: Request, res: Response, next: NextFunction): void => {
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
@@ -26,11 +28,19 @@ export function jsonBodyMiddleware() {
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
           return next(DomainError.validation(['the body must be a JSON object']));
         }
-        if (jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) {
-          return next(DomainError.validation([`the body must not be nested deeper than ${MAX_JSON_DEPTH} levels`]));
-        }
+        const problems = jsonBudgetProblems(req.body);
+        if (problems.length) return next(DomainError.validation(problems));
       }
       next();
     });
+  };
+}
+
+/** Query parameters holding U+0000 or bytes that are not UTF-8: 400 before any parser decodes them. */
+export function queryHygieneMiddleware() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const at = req.url.indexOf('?');
+    const problems = at < 0 ? [] : queryStringProblems(req.url.slice(at + 1));
+    next(problems.length ? DomainError.validation(problems) : undefined);
   };
 }

@@ -1,6 +1,8 @@
 // The global ValidationPipe: unknown fields rejected, every broken rule listed in VALIDATION_FAILED.
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
+import { jsonBudgetProblems } from '../input-hygiene';
+import { countLimitProblems } from './input-limits';
 
 function flatten(errors: ValidationError[], parent = ''): string[] {
   const messages: string[] = [];
@@ -14,10 +16,17 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return messages;
 }
 
-/** Validates bodies and queries; path params are left to their own pipes (IdPipe answers 404). */
+/**
+ * Validates bodies and queries; path params are left to their own pipes (IdPipe answers 404).
+ * Before any per-item rule: the budget walk (form fields too, which no middleware sees) and the
+ * DTO's declared counts, so no body costs more than linear time.
+ */
 class BodyAndQueryValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body' && metadata.type !== 'query') return Promise.resolve(value);
+    const problems = jsonBudgetProblems(value);
+    if (!problems.length) problems.push(...countLimitProblems(metadata.metatype, value));
+    if (problems.length) return Promise.reject(DomainError.validation(problems));
     return super.transform(value, metadata) as Promise<unknown>;
   }
 }

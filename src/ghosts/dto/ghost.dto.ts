@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length } from 'class-validator';
+import { IsArray, IsOptional, IsString, Length } from 'class-validator';
+import { Distinct, MaxItems, MaxKeys } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
@@ -18,8 +19,8 @@ export class GhostBodyDto extends ScopedBodyDto {
   @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Skill names, each once' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_GHOST_SKILLS)
-  @ArrayUnique({ message: 'skills must not repeat a name' })
+  @MaxItems(MAX_GHOST_SKILLS)
+  @Distinct(undefined, { message: 'skills must not repeat a name' })
   @IsString({ each: true })
   @Length(1, MAX_SKILL_NAME, { each: true })
   skills?: string[];
@@ -27,19 +28,21 @@ export class GhostBodyDto extends ScopedBodyDto {
   @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Names from `skills` to preload' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_GHOST_SKILLS)
-  @ArrayUnique({ message: 'preload_skills must not repeat a name' })
+  @MaxItems(MAX_GHOST_SKILLS)
+  @Distinct(undefined, { message: 'preload_skills must not repeat a name' })
   @IsString({ each: true })
   @Length(1, MAX_SKILL_NAME, { each: true })
   preload_skills?: string[];
 
   @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `skills`; other names are looked up' })
   @IsOptional()
+  @MaxKeys(MAX_REF_KEYS)
   @SkillRefMapProperty()
   skill_refs?: Map<string, GhostSkillRefInputDto>;
 
   @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `preload_skills`' })
   @IsOptional()
+  @MaxKeys(MAX_REF_KEYS)
   @SkillRefMapProperty()
   preload_skill_refs?: Map<string, GhostSkillRefInputDto>;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { MaxItems } from '../../common/http/input-limits';
 import { SkillSelectionDto } from '../../tasks/dto/task.dto';
 
 export const MAX_MESSAGE_SELECTIONS = 50;
@@ -37,7 +38,7 @@ export class TaskSkillsDto {
 export class ExecutionRequestBody {
   @ApiPropertyOptional({ type: [SkillSelectionDto], maxItems: MAX_MESSAGE_SELECTIONS })
   @IsOptional()
-  @ArrayMaxSize(MAX_MESSAGE_SELECTIONS)
+  @MaxItems(MAX_MESSAGE_SELECTIONS)
   @ValidateNested({ each: true })
   @Type(() => SkillSelectionDto)
   additional_skills?: SkillSelectionDto[];

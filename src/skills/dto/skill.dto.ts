@@ -5,7 +5,8 @@ type SchemaObject = NonNullable<Extract<ApiBodyOptions, { schema?: unknown }>['s
   properties?: Record<string, unknown>;
 };
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 
 export class VersionDto {
@@ -96,6 +97,7 @@ export class VersionQuery {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_ID)
   version?: number;
 }
 

@@ -3,6 +3,7 @@
 // before anything is built), and every field checked.
 import { isUtf8 } from 'node:buffer';
 import { Document, isAlias, isMap, isScalar, isSeq, Node, parseDocument } from 'yaml';
+import { unsafeStringReason } from '../../common/input-hygiene';
 import { Problem, problem } from './problem';
 
 export interface SkillMd {
@@ -183,6 +184,10 @@ class PlainBuilder {
 
 /** The frontmatter is stored and hashed as JSON, so binary values or infinities cannot be kept. */
 function plainScalar(value: unknown): string | number | boolean | null {
+  // Stored as text: U+0000 cannot be, and a lone surrogate would silently become U+FFFD.
+  if (typeof value === 'string' && unsafeStringReason(value) !== null) {
+    throw new FrontmatterError('The frontmatter must not hold U+0000 or lone surrogates.');
+  }
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw new FrontmatterError('The frontmatter may only hold strings, finite numbers, booleans, lists and mappings.');

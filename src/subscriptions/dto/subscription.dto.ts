@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayUnique,
   IsArray,
   IsBoolean,
   IsInt,
@@ -15,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MAX_ID } from '../../common/http/id.pipe';
+import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 
@@ -75,10 +74,8 @@ export class SubscriptionBodyDto extends ScopedBodyDto {
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_SUBSCRIPTION_REFS)
-  @ArrayUnique((s: SubscriptionSkillRefDto | null | undefined) => s?.name, {
-    message: 'skill_refs must not name a skill twice',
-  })
+  @MaxItems(MAX_SUBSCRIPTION_REFS)
+  @Distinct((s: SubscriptionSkillRefDto) => s.name, { message: 'skill_refs must not name a skill twice' })
   @ValidateNested({ each: true })
   @Type(() => SubscriptionSkillRefDto)
   skill_refs?: SubscriptionSkillRefDto[];

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   IsBoolean,
   IsInt,
   IsObject,
@@ -14,7 +13,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { MAX_SELECTIONS } from '../task-labels';
+import { MaxItems, MaxKeys } from '../../common/http/input-limits';
+import { MAX_LABELS, MAX_SELECTIONS } from '../task-labels';
 
 /** An explicit selection: exactly one scope, no fallback. */
 export class SkillSelectionDto {
@@ -48,7 +48,7 @@ export class CreateTaskDto {
 
   @ApiPropertyOptional({ type: [SkillSelectionDto], description: 'Written as the selection labels; wins over them' })
   @IsOptional()
-  @ArrayMaxSize(MAX_SELECTIONS)
+  @MaxItems(MAX_SELECTIONS)
   @ValidateNested({ each: true })
   @Type(() => SkillSelectionDto)
   skill_selection?: SkillSelectionDto[];
@@ -56,6 +56,7 @@ export class CreateTaskDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
   @IsOptional()
   @IsObject()
+  @MaxKeys(MAX_LABELS)
   labels?: Record<string, string>;
 }
 

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_ID } from '../../common/http/id.pipe';
+import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 
@@ -25,8 +26,8 @@ export class TeamBodyDto extends ScopedBodyDto {
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_TEAM_MEMBERS)
-  @ArrayUnique((m: TeamMemberDto | null | undefined) => m?.bot_id, { message: 'members must not repeat a bot' })
+  @MaxItems(MAX_TEAM_MEMBERS)
+  @Distinct((m: TeamMemberDto) => m.bot_id, { message: 'members must not repeat a bot' })
   @ValidateNested({ each: true })
   @Type(() => TeamMemberDto)
   members: TeamMemberDto[];

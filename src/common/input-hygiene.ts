@@ -1,0 +1,163 @@
+// CONTRACT §11 input hygiene as plain functions: strings PostgreSQL cannot hold (U+0000) or that
+// UTF-8 cannot encode (lone surrogates), and a budget walk that bounds any parsed JSON body in
+// linear time before a DTO sees it. No Nest or Express here.
+import { isUtf8 } from 'node:buffer';
+
+/** Nesting of a JSON body (CONTRACT §4). */
+export const MAX_JSON_DEPTH = 32;
+/**
+ * Items of any one array or keys of any one object in a JSON body. Above every count the contract
+ * allows (100 skills, 64 labels, ...), so the DTOs' own limits speak first; it bounds what any
+ * route, present or future, does per item.
+ */
+export const MAX_JSON_CONTAINER_ITEMS = 1_000;
+/** Problems listed at most per request; the walk stops there. */
+export const MAX_REPORTED_PROBLEMS = 20;
+
+export type UnsafeStringReason = 'NUL' | 'LONE_SURROGATE' | 'INVALID_UTF8';
+
+const wellFormed = (String.prototype as unknown as { isWellFormed?: () => boolean }).isWellFormed;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `value` cannot be stored as text, or null when it can. Linear, native scans. */
+export function unsafeStringReason(value: string): UnsafeStringReason | null {
+  if (value.includes('\u0000')) return 'NUL';
+  const ok = wellFormed ? wellFormed.call(value) : !LONE_SURROGATE.test(value);
+  return ok ? null : 'LONE_SURROGATE';
+}
+
+export function unsafeStringMessage(path: string, reason: UnsafeStringReason, isKey = false): string {
+  if (reason === 'INVALID_UTF8') {
+    return isKey ? `${path}: a key must be valid UTF-8` : `${path} must be valid UTF-8 (no lone surrogates)`;
+  }
+  const what = reason === 'NUL' ? 'U+0000' : 'a lone surrogate';
+  return isKey ? `${path}: a key must not contain ${what}` : `${path} must not contain ${what}`;
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** `labels.additionalSkills`, `skills[3]`, `labels["a b"]`: JSON escapes keep odd keys printable. */
+export function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  if (PLAIN_KEY.test(key)) return parent ? `${parent}.${key}` : key;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+export interface JsonBudget {
+  maxDepth: number;
+  maxContainerItems: number;
+}
+
+export const DEFAULT_JSON_BUDGET: JsonBudget = {
+  maxDepth: MAX_JSON_DEPTH,
+  maxContainerItems: MAX_JSON_CONTAINER_ITEMS,
+};
+
+/**
+ * Every rule of the budget that a parsed JSON value breaks, each naming its path: strings and keys
+ * holding U+0000 or a lone surrogate, containers over the item count, nesting over the depth. A
+ * container over the count is reported without being entered, so the walk costs at most the
+ * parse did, whatever the body.
+ */
+export function jsonBudgetProblems(root: unknown, budget: JsonBudget = DEFAULT_JSON_BUDGET): string[] {
+  const problems: string[] = [];
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 1 }];
+  let deepReported = false;
+  while (stack.length > 0 && problems.length < MAX_REPORTED_PROBLEMS) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      const reason = unsafeStringReason(value);
+      if (reason) problems.push(unsafeStringMessage(path || 'the body', reason));
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > budget.maxDepth) {
+      if (!deepReported) problems.push(`the body must not be nested deeper than ${budget.maxDepth} levels`);
+      deepReported = true;
+      continue;
+    }
+    const label = path || 'the body';
+    if (Array.isArray(value)) {
+      if (value.length > budget.maxContainerItems) {
+        problems.push(
+          `${label} has more than ${budget.maxContainerItems} elements, the most any list in a request may have`,
+        );
+        continue;
+      }
+      // Pushed in reverse so that problems come out in document order.
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: childPath(path, i), depth: depth + 1 });
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (keys.length > budget.maxContainerItems) {
+      problems.push(
+        `${label} has more than ${budget.maxContainerItems} keys, the most any object in a request may have`,
+      );
+      continue;
+    }
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i];
+      const keyPath = childPath(path, key);
+      const reason = unsafeStringReason(key);
+      if (reason) {
+        problems.push(unsafeStringMessage(keyPath, reason, true));
+        continue;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], path: keyPath, depth: depth + 1 });
+    }
+  }
+  return problems;
+}
+
+/** Percent-decoded bytes of one query component (`+` is a space); literal characters as sent. */
+function componentBytes(raw: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(raw.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c === 0x2b) {
+      bytes.push(0x20);
+    } else if (c < 0x80) {
+      bytes.push(c);
+    } else {
+      // Node hands the request target over byte for byte (latin1); anything wider is re-encoded.
+      for (const b of Buffer.from(raw[i], c <= 0xff ? 'latin1' : 'utf8')) bytes.push(b);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+function componentReason(bytes: Buffer): UnsafeStringReason | null {
+  if (bytes.includes(0)) return 'NUL';
+  // Invalid UTF-8 (a lone surrogate encoded, stray bytes) would be decoded as U+FFFD: refuse it.
+  return isUtf8(bytes) ? null : 'INVALID_UTF8';
+}
+
+/**
+ * Every query parameter of a raw query string (without `?`) whose name or value, once decoded,
+ * would hold U+0000 or would not be valid UTF-8 (which decoders silently turn into U+FFFD, and a
+ * lone surrogate can only arrive that way). Checked on the raw bytes, before any parser.
+ */
+export function queryStringProblems(rawQuery: string): string[] {
+  const problems: string[] = [];
+  if (!rawQuery) return problems;
+  for (const pair of rawQuery.split('&')) {
+    if (problems.length >= MAX_REPORTED_PROBLEMS) break;
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const keyBytes = componentBytes(rawKey);
+    const keyReason = componentReason(keyBytes);
+    const name = childPath('', keyBytes.toString('utf8'));
+    if (keyReason) {
+      problems.push(`query parameter ${unsafeStringMessage(name, keyReason, true)}`);
+      continue;
+    }
+    const valueReason = eq < 0 ? null : componentReason(componentBytes(pair.slice(eq + 1)));
+    if (valueReason) problems.push(`query parameter ${unsafeStringMessage(name, valueReason)}`);
+  }
+  return problems;
+}
