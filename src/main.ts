@@ -46,7 +46,10 @@ async function main(): Promise<void> {
       });
     }
     databaseUrl = embedded.url;
-    logger.write('info', 'database: embedded PostgreSQL (PGlite)', { data_dir: config.dataDir });
+    logger.write('info', 'database: embedded PostgreSQL (PGlite)', {
+      data_dir: config.dataDir,
+      ...(embedded.fromTemplate ? { made_from: 'the build template' } : {}),
+    });
   }
 
   const app = await createApp(config, { databaseUrl, logger }).catch(async (err: unknown) => {

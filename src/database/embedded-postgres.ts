@@ -1,14 +1,26 @@
 // The embedded PostgreSQL (PGlite) served on a loopback port, so TypeORM and `pg` use it like any
 // server. Used when DATABASE_URL is unset; the data folder is locked while it runs.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { acquireDataDirLock, DataDirLock } from './data-dir-lock';
 import { EmbeddedSocketServer } from './embedded-socket-server';
+
+/**
+ * An initialised, migrated cluster that `npm run build` leaves beside the built code
+ * (scripts/embedded-template.ts). A new data folder starts from it instead of running initdb in
+ * WebAssembly, which takes seconds and most of a gigabyte.
+ */
+export const EMBEDDED_TEMPLATE = join(__dirname, '..', '..', 'embedded-template.tar.gz');
+
+/** A PGlite instance, typed through the dynamic import the CommonJS build must use. */
+export type EmbeddedDb = Awaited<ReturnType<(typeof import('@electric-sql/pglite'))['PGlite']['create']>>;
 
 export interface EmbeddedPostgres {
   url: string;
   /** Set when a lock left by a dead process was taken over. */
   tookOverFromPid?: number;
+  /** Whether a new data folder was made from the build's template. */
+  fromTemplate: boolean;
   stop(): Promise<void>;
 }
 
@@ -18,28 +30,61 @@ export interface EmbeddedOptions {
   /** At least the pool size: the socket server refuses connections past it. */
   maxConnections: number;
   port?: number;
+  /** Start a new cluster from the build's template when there is one (default true). */
+  useTemplate?: boolean;
 }
 
-export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
+function template(useTemplate: boolean): Blob | undefined {
+  return useTemplate && existsSync(EMBEDDED_TEMPLATE) ? new Blob([readFileSync(EMBEDDED_TEMPLATE)]) : undefined;
+}
+
+/**
+ * Opens the cluster in `pgdata`, making it first when there is none. A cluster made from the
+ * template is unpacked into a side folder and renamed in, so a crash midway never leaves a half
+ * cluster that a later start would try to open.
+ */
+async function openPGlite(
+  pgdata: string | undefined,
+  useTemplate: boolean,
+): Promise<{ db: EmbeddedDb; fromTemplate: boolean }> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const loadDataDir = template(useTemplate);
+  if (pgdata === undefined) {
+    return { db: await PGlite.create(loadDataDir ? { loadDataDir } : {}), fromTemplate: loadDataDir !== undefined };
+  }
+  const parent = dirname(pgdata);
+  for (const name of readdirSync(parent)) {
+    // Left by a start that died while unpacking; the data folder's lock says nobody else uses it.
+    if (name.startsWith(`${basename(pgdata)}.partial-`)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+  const fresh = !existsSync(join(pgdata, 'PG_VERSION'));
+  if (fresh && loadDataDir) {
+    const partial = `${pgdata}.partial-${process.pid}`;
+    mkdirSync(partial, { mode: 0o700 });
+    const seed = await PGlite.create(partial, { loadDataDir });
+    await seed.close();
+    rmSync(pgdata, { recursive: true, force: true });
+    renameSync(partial, pgdata);
+  }
+  mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+  return { db: await PGlite.create(pgdata), fromTemplate: fresh && loadDataDir !== undefined };
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres & { db: EmbeddedDb }> {
   let lock: DataDirLock | undefined;
   if (options.dataDir) {
     lock = acquireDataDirLock(options.dataDir);
   }
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    let db: InstanceType<typeof PGlite>;
-    if (options.dataDir) {
-      const pgdata = join(options.dataDir, 'pgdata');
-      mkdirSync(pgdata, { recursive: true, mode: 0o700 });
-      db = await PGlite.create(pgdata);
-    } else {
-      db = await PGlite.create();
-    }
+    const pgdata = options.dataDir ? join(options.dataDir, 'pgdata') : undefined;
+    const { db, fromTemplate } = await openPGlite(pgdata, options.useTemplate ?? true);
     const server = new EmbeddedSocketServer(db, options.maxConnections);
     const port = await server.listen('127.0.0.1', options.port ?? 0);
     return {
+      db,
       url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       tookOverFromPid: lock?.tookOverFromPid,
+      fromTemplate,
       stop: async () => {
         try {
           await server.close();

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseHolder } from '../../src/database/data-dir-lock';
@@ -35,6 +35,28 @@ describe('the service on its embedded database (real processes)', () => {
     const port2 = await again.ready;
     expect((await getJson(port2, '/api/users/me', { 'x-api-key': key })).status).toBe(200);
     expect(await again.stop('SIGINT')).toBe(0);
+  });
+
+  it('makes a new cluster from the build template, replacing what a start that died while unpacking left', async () => {
+    // What a start killed while unpacking leaves: a side folder, and a data folder with no cluster.
+    mkdirSync(join(dataDir, 'pgdata.partial-12345', 'base'), { recursive: true });
+    mkdirSync(join(dataDir, 'pgdata'), { recursive: true });
+    writeFileSync(join(dataDir, 'pgdata', 'stray'), 'x');
+    const service = startService({ DATA_DIR: dataDir });
+    const port = await service.ready;
+    expect(service.lines.find((l) => l.includes('embedded PostgreSQL'))).toContain('"made_from":"the build template"');
+    expect(existsSync(join(dataDir, 'pgdata.partial-12345'))).toBe(false);
+    expect(existsSync(join(dataDir, 'pgdata', 'stray'))).toBe(false);
+    expect(existsSync(join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    // Every migration is already in the template: nothing is applied at boot.
+    expect(service.lines.some((l) => l.includes('"migrations applied"'))).toBe(false);
+    expect(await getJson(port, '/api/health/ready')).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
+    expect(await service.stop('SIGTERM')).toBe(0);
+
+    const again = startService({ DATA_DIR: dataDir });
+    await again.ready;
+    expect(again.lines.find((l) => l.includes('embedded PostgreSQL'))).not.toContain('made_from');
+    expect(await again.stop('SIGTERM')).toBe(0);
   });
 
   it('refuses a second process on a folder in use, naming the folder and the holder', async () => {

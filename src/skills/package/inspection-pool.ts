@@ -50,9 +50,8 @@ export class InspectionPool {
   private closed = false;
   private readonly file = workerFile();
 
-  constructor(private readonly options: InspectionPoolOptions) {
-    for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
-  }
+  /** Workers start with the first packages, not at boot, so a service that takes no upload pays nothing. */
+  constructor(private readonly options: InspectionPoolOptions) {}
 
   /** Rejects with InspectionPoolFullError when `maxInFlight` packages are already admitted. */
   inspect(bytes: Buffer, limits: PackageLimits): Promise<PackageInspection> {
@@ -97,6 +96,9 @@ export class InspectionPool {
   }
 
   private dispatch(): void {
+    const idle = this.slots.filter((slot) => !slot.job).length;
+    const wanted = Math.min(this.options.workers, this.slots.length + Math.max(0, this.queue.length - idle));
+    while (!this.closed && this.slots.length < wanted) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       if (slot.job || !slot.ready) continue;
       const job = this.queue.shift();
@@ -136,10 +138,7 @@ export class InspectionPool {
     slot.worker.removeAllListeners();
     slot.worker.on('error', () => undefined);
     void slot.worker.terminate();
-    if (!this.closed) {
-      this.slots.push(this.spawn());
-      this.dispatch();
-    }
+    if (!this.closed) this.dispatch();
   }
 }
 
