@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { acquireDataDirLock, DataDirLock } from './data-dir-lock';
-import { EmbeddedSocketServer } from './embedded-socket-server';
+import { EmbeddedSocketServer, ProtocolDatabase } from './embedded-socket-server';
 
 /**
  * An initialised, migrated cluster that `npm run build` leaves beside the built code
@@ -12,8 +12,11 @@ import { EmbeddedSocketServer } from './embedded-socket-server';
  */
 export const EMBEDDED_TEMPLATE = join(__dirname, '..', '..', 'embedded-template.tar.gz');
 
-/** A PGlite instance, typed through the dynamic import the CommonJS build must use. */
-export type EmbeddedDb = Awaited<ReturnType<(typeof import('@electric-sql/pglite'))['PGlite']['create']>>;
+/** What this service uses of a PGlite instance (its own types differ between its ESM and CJS builds). */
+export interface EmbeddedDb extends ProtocolDatabase {
+  close(): Promise<void>;
+  dumpDataDir(compression?: 'gzip' | 'none' | 'auto'): Promise<Blob>;
+}
 
 export interface EmbeddedPostgres {
   url: string;
@@ -50,7 +53,8 @@ async function openPGlite(
   const { PGlite } = await import('@electric-sql/pglite');
   const loadDataDir = template(useTemplate);
   if (pgdata === undefined) {
-    return { db: await PGlite.create(loadDataDir ? { loadDataDir } : {}), fromTemplate: loadDataDir !== undefined };
+    const db = await PGlite.create(loadDataDir ? { loadDataDir } : {});
+    return { db: db as unknown as EmbeddedDb, fromTemplate: loadDataDir !== undefined };
   }
   const parent = dirname(pgdata);
   for (const name of readdirSync(parent)) {
@@ -67,7 +71,8 @@ async function openPGlite(
     renameSync(partial, pgdata);
   }
   mkdirSync(pgdata, { recursive: true, mode: 0o700 });
-  return { db: await PGlite.create(pgdata), fromTemplate: fresh && loadDataDir !== undefined };
+  const db = await PGlite.create(pgdata);
+  return { db: db as unknown as EmbeddedDb, fromTemplate: fresh && loadDataDir !== undefined };
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres & { db: EmbeddedDb }> {
