@@ -4,6 +4,7 @@ import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { AuthGuard } from './auth.guard';
 import { Authenticator } from './authenticator.service';
+import { CredentialCheck } from './credential-check.service';
 import { CredentialsRepository } from './credentials.repository';
 
 @Global()
@@ -13,8 +14,9 @@ import { CredentialsRepository } from './credentials.repository';
     ApiKeyUsageRecorder,
     Authenticator,
     AuthFailureLimiter,
+    CredentialCheck,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [Authenticator, AuthFailureLimiter],
+  exports: [Authenticator, AuthFailureLimiter, CredentialCheck],
 })
 export class AuthModule {}

@@ -46,6 +46,15 @@ describe('the failed-authentication limit, defaults (30 a minute, no proxy trust
     expectRateLimited(await call(port, '127.0.0.2', { ...as(ADMIN_KEY), 'x-forwarded-for': '198.51.100.9' }), 60);
   });
 
+  it('wrong metrics tokens count too, and the metrics route is blocked like the rest', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await call(port, '127.0.0.9', as(`wrong-metrics-token-${i}`), '/api/metrics')).status).toBe(401);
+    }
+    expectRateLimited(await call(port, '127.0.0.9', as(ADMIN_KEY), '/api/metrics'), 60);
+    expectRateLimited(await call(port, '127.0.0.9', as(ADMIN_KEY)), 60);
+    expect((await call(port, '127.0.0.10', as(ADMIN_KEY), '/api/metrics')).status).toBe(200);
+  });
+
   it('missing credentials never count toward the limit', async () => {
     for (let i = 0; i < 40; i++) expect((await call(port, '127.0.0.4', {})).status).toBe(401);
     expect((await call(port, '127.0.0.4', as(ADMIN_KEY))).status).toBe(200);

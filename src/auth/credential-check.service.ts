@@ -1,0 +1,65 @@
+// One way to check presented credentials, for every guard: the failed-authentication limit of the
+// caller's address first (CONTRACT §11), then the lookup, then the count of a failure.
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from '../common/errors/domain-error';
+import { MetricsService } from '../metrics/metrics.service';
+import { AuthFailureLimiter, clientKey } from './auth-failure-limiter';
+import { AuthenticatedRequest } from './auth.decorators';
+import { Authenticator } from './authenticator.service';
+import { Principal } from './principal';
+
+const MAX_SECRET_LENGTH = 512;
+
+/** `Authorization: Bearer <secret>` or `X-API-Key: <secret>`. */
+export function presentedSecret(req: AuthenticatedRequest): string | undefined {
+  const authorization = req.headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  const apiKey = req.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim() !== '') return apiKey.trim();
+  return undefined;
+}
+
+@Injectable()
+export class CredentialCheck {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly failures: AuthFailureLimiter,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /**
+   * The principal behind the request's credentials. `accept` may take a secret that is no key
+   * (the metrics token): then the answer is `'accepted'`. 401 without or with wrong credentials,
+   * 429 while the address is past its limit, whatever it presents.
+   */
+  async check(context: ExecutionContext): Promise<Principal>;
+  async check(context: ExecutionContext, accept: (secret: string) => boolean): Promise<Principal | 'accepted'>;
+  async check(context: ExecutionContext, accept?: (secret: string) => boolean): Promise<Principal | 'accepted'> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const secret = presentedSecret(req);
+    if (!secret) {
+      this.metrics.authFailed('missing');
+      throw new DomainError('UNAUTHENTICATED', 'Missing credentials: send Authorization: Bearer <key> or X-API-Key');
+    }
+    // `req.ip` follows TRUST_PROXY (Express `trust proxy`): the socket's address unless proxies are trusted.
+    const address = clientKey(req.ip ?? req.socket?.remoteAddress);
+    const wait = this.failures.retryAfterSeconds(address);
+    if (wait > 0) {
+      this.metrics.rateLimited('auth_failures');
+      context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(wait));
+      throw new DomainError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${wait} s`);
+    }
+    if (accept?.(secret)) return 'accepted';
+    const principal = secret.length <= MAX_SECRET_LENGTH ? await this.authenticator.authenticate(secret) : null;
+    if (!principal) {
+      this.failures.recordFailure(address);
+      this.metrics.authFailed('invalid');
+      throw new DomainError('UNAUTHENTICATED', 'Invalid, revoked or expired credentials');
+    }
+    return principal;
+  }
+}
