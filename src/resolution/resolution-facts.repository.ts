@@ -14,6 +14,7 @@ import {
   StoredRef,
   VersionFacts,
 } from '../resolver';
+import type { Requires } from '../policy';
 
 /** What may be reached: names in scopes, plus stored refs by id, plus pinned version numbers. */
 export interface SkillReach {
@@ -65,8 +66,10 @@ interface SkillRow {
   deleted: boolean;
   latest_version: number;
   latest_hash: string;
+  latest_allowed_tools: string[] | null;
+  latest_requires: Requires;
   /** Pinned versions asked for, when any were. */
-  pinned: Array<{ version: number; content_hash: string }> | null;
+  pinned: Array<{ version: number; content_hash: string; allowed_tools: string[] | null; requires: Requires }> | null;
 }
 
 const USERS_JSON = `
@@ -157,8 +160,10 @@ export class ResolutionFactsRepository {
                        AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
        SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
               s.latest_version, latest.content_hash AS latest_hash,
+              latest.allowed_tools AS latest_allowed_tools, latest.requires AS latest_requires,
               CASE WHEN cardinality($5::int[]) > 0 THEN
-                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
+                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash,
+                                                   'allowed_tools', v.allowed_tools, 'requires', v.requires))
                    FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
               END AS pinned
          FROM skills s
@@ -198,9 +203,21 @@ function toIdentities(users: TaskRow['users']): Record<number, Identity> {
 }
 
 function toSkillFacts(row: SkillRow): SkillFacts {
-  const latest: VersionFacts = { version: row.latest_version, contentHash: row.latest_hash };
+  const latest: VersionFacts = {
+    version: row.latest_version,
+    contentHash: row.latest_hash,
+    allowedTools: row.latest_allowed_tools,
+    requires: row.latest_requires,
+  };
   const versions: Record<number, VersionFacts> = { [latest.version]: latest };
-  for (const v of row.pinned ?? []) versions[v.version] = { version: v.version, contentHash: v.content_hash };
+  for (const v of row.pinned ?? []) {
+    versions[v.version] = {
+      version: v.version,
+      contentHash: v.content_hash,
+      allowedTools: v.allowed_tools,
+      requires: v.requires,
+    };
+  }
   return {
     id: row.id,
     name: row.name,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ALLOWED_TOOLS_PROPERTY, RequiresDto } from '../../skills/dto/skill.dto';
 import { SkillSelectionDto } from '../../tasks/dto/task.dto';
 
 export const MAX_MESSAGE_SELECTIONS = 50;
@@ -12,6 +13,8 @@ export class SkillRefDto {
   @ApiProperty() version: number;
   @ApiProperty({ example: 'sha256:…' }) content_hash: string;
   @ApiProperty() pinned: boolean;
+  @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
+  @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
 }
 
 export class UnresolvedDto {
