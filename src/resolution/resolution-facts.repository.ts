@@ -57,6 +57,17 @@ interface TaskRow {
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
 }
 
+/** What a version says of itself, beyond the facts the resolver needs. */
+export interface VersionSummary {
+  description: string;
+  /** The frontmatter `metadata` value as written (any YAML value), undefined when absent. */
+  metadata: unknown;
+}
+
+export function versionKey(skillId: number, version: number): string {
+  return `${skillId}:${version}`;
+}
+
 interface SkillRow {
   id: number;
   name: string;
@@ -138,6 +149,27 @@ export class ResolutionFactsRepository {
       [userIds],
     );
     return toIdentities(rows[0]?.users ?? null);
+  }
+
+  /**
+   * The description and frontmatter `metadata` of each (skill, version), in one query, keyed by
+   * versionKey: what VeADK's remote-skills document is built from (immutable per version).
+   */
+  async loadVersionSummaries(
+    versions: ReadonlyArray<{ skill_id: number; version: number }>,
+    manager: EntityManager = this.db.manager,
+  ): Promise<Map<string, VersionSummary>> {
+    if (versions.length === 0) return new Map();
+    const rows: Array<{ skill_id: number; version: number; description: string | null; metadata: unknown }> =
+      await manager.query(
+        `SELECT v.skill_id, v.version, v.frontmatter->>'description' AS description, v.frontmatter->'metadata' AS metadata
+           FROM unnest($1::int[], $2::int[]) AS p(skill_id, version)
+           JOIN skill_versions v ON v.skill_id = p.skill_id AND v.version = p.version`,
+        [versions.map((v) => v.skill_id), versions.map((v) => v.version)],
+      );
+    return new Map(
+      rows.map((r) => [versionKey(r.skill_id, r.version), { description: r.description ?? '', metadata: r.metadata }]),
+    );
   }
 
   /** Every skill (deleted ones too) that the reach names, with its latest and pinned versions. */

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ALLOWED_TOOLS_PROPERTY, RequiresDto } from '../../skills/dto/skill.dto';
@@ -23,8 +23,9 @@ export class UnresolvedDto {
   @ApiProperty({ enum: ['NOT_FOUND', 'FORBIDDEN', 'DELETED', 'NAME_MISMATCH', 'VERSION_NOT_FOUND'] }) reason: string;
 }
 
-const REF_MAP = { type: 'object', additionalProperties: { $ref: '#/components/schemas/SkillRefDto' } } as const;
+const REF_MAP = { type: 'object', additionalProperties: { $ref: getSchemaPath(SkillRefDto) } } as const;
 
+@ApiExtraModels(SkillRefDto)
 export class TaskSkillsDto {
   @ApiProperty() task_id: number;
   @ApiProperty() team_id: number;
@@ -51,6 +52,7 @@ export class ExecutionRequestBody {
   persist?: boolean;
 }
 
+@ApiExtraModels(SkillRefDto)
 export class ExecutionRequestDto {
   @ApiProperty() task_id: number;
   @ApiProperty() team_id: number;
