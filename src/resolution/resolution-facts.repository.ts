@@ -239,7 +239,7 @@ function toSkillFacts(row: SkillRow): SkillFacts {
     version: row.latest_version,
     contentHash: row.latest_hash,
     allowedTools: row.latest_allowed_tools,
-    requires: row.latest_requires,
+    requires: requiresOf(row.latest_requires),
   };
   const versions: Record<number, VersionFacts> = { [latest.version]: latest };
   for (const v of row.pinned ?? []) {
@@ -247,7 +247,7 @@ function toSkillFacts(row: SkillRow): SkillFacts {
       version: v.version,
       contentHash: v.content_hash,
       allowedTools: v.allowed_tools,
-      requires: v.requires,
+      requires: requiresOf(v.requires),
     };
   }
   return {
@@ -261,4 +261,9 @@ function toSkillFacts(row: SkillRow): SkillFacts {
     latest,
     versions,
   };
+}
+
+/** jsonb gives keys back in its own order (`env` before `bins`); answers list `bins` first. */
+function requiresOf(stored: Requires): Requires {
+  return { bins: stored.bins, env: stored.env };
 }

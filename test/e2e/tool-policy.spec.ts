@@ -201,6 +201,8 @@ describe('tool policy (CONTRACT §7)', () => {
         'release-audit': ref(audit, VIKINGBOT_POLICY),
       });
       expect(answer.preload_skill_refs).toEqual({ 'py-runner': ref(py, pyPolicy), reader: ref(reader, readerPolicy) });
+      // As on Version: `bins` before `env`, whatever order the database keeps them in.
+      expect(Object.keys(answer.skill_refs['release-audit'].requires)).toEqual(['bins', 'env']);
       const v1 = await s.get(alice, `/api/v1/tasks/${taskId}/skills`);
       expect(v1).toEqual(answer);
       const request = await s.post(alice, `/api/tasks/${taskId}/execution-requests`, {}, 200);
