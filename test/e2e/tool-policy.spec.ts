@@ -74,6 +74,12 @@ describe('tool policy (CONTRACT §7)', () => {
   }
 
   describe('publishing VikingBot and OpenClaw skills', () => {
+    let existing: any;
+
+    beforeAll(async () => {
+      existing = await published(zipOf('name: bad-policy\ndescription: Version 1 had no policy.'));
+    });
+
     it('validate lists no problem for the VikingBot example (a warning for its nested metadata)', async () => {
       const res = await validate(zipOf(VIKINGBOT_FRONTMATTER));
       expect(res.status).toBe(200);
@@ -129,6 +135,8 @@ describe('tool policy (CONTRACT §7)', () => {
       const before = await skillRowCounts(t);
       const rejected = expectError(await publish(t, alice, zip), 400, 'SKILL_INVALID');
       expect(rejected.details).toEqual({ errors: report.body.errors, warnings: report.body.warnings });
+      const asVersion = expectError(await publishVersion(t, alice, existing.id, zip), 400, 'SKILL_INVALID');
+      expect(asVersion.details).toEqual(rejected.details);
       expect(await skillRowCounts(t)).toEqual(before);
     });
 
