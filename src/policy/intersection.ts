@@ -94,13 +94,18 @@ function trimBlanks(command: string): string {
 export const MAX_MATCH_WORK_PER_SKILL = 64 * 16 * 1024;
 
 /**
- * The globs of some bodies, in the order written, each once: a body is split on `|`, and each
- * pattern is tried as written and, when it holds `:`, with its first `:` turned into a space.
+ * The globs of some bodies, in the order written, each once: a body is split on `|`, each pattern
+ * is trimmed of the blanks around it (so `Bash(ls | pwd)` allows `pwd`, as its author means, just
+ * as the command is trimmed), and tried as written and, when it holds `:`, with its first `:`
+ * turned into a space. A pattern left empty (`Bash(ls|)`) could only match an empty command: it
+ * allows nothing.
  */
 function globsOf(bodies: readonly string[]): string[] {
   const globs = new Set<string>();
   for (const body of bodies) {
-    for (const pattern of body.split('|')) {
+    for (const written of body.split('|')) {
+      const pattern = trimBlanks(written);
+      if (pattern === '') continue;
       globs.add(pattern);
       if (pattern.includes(':')) globs.add(pattern.replace(':', ' '));
     }

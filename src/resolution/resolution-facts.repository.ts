@@ -21,6 +21,7 @@ import {
   storedSelections,
   VersionFacts,
 } from '../resolver';
+import type { Requires } from '../policy';
 
 /** What may be reached: names in scopes, plus stored refs by id, plus pinned version numbers. */
 export interface SkillReach {
@@ -63,6 +64,17 @@ interface TaskRow {
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
 }
 
+/** What a version says of itself, beyond the facts the resolver needs. */
+export interface VersionSummary {
+  description: string;
+  /** The frontmatter `metadata` value as written (any YAML value), undefined when absent. */
+  metadata: unknown;
+}
+
+export function versionKey(skillId: number, version: number): string {
+  return `${skillId}:${version}`;
+}
+
 interface SkillRow {
   id: number;
   name: string;
@@ -72,8 +84,10 @@ interface SkillRow {
   deleted: boolean;
   latest_version: number;
   latest_hash: string;
+  latest_allowed_tools: string[] | null;
+  latest_requires: Requires;
   /** Pinned versions asked for, when any were. */
-  pinned: Array<{ version: number; content_hash: string }> | null;
+  pinned: Array<{ version: number; content_hash: string; allowed_tools: string[] | null; requires: Requires }> | null;
 }
 
 const USERS_JSON = `
@@ -147,6 +161,27 @@ export class ResolutionFactsRepository {
     return toIdentities(rows[0]?.users ?? null);
   }
 
+  /**
+   * The description and frontmatter `metadata` of each (skill, version), in one query, keyed by
+   * versionKey: what VeADK's remote-skills document is built from (immutable per version).
+   */
+  async loadVersionSummaries(
+    versions: ReadonlyArray<{ skill_id: number; version: number }>,
+    manager: EntityManager = this.db.manager,
+  ): Promise<Map<string, VersionSummary>> {
+    if (versions.length === 0) return new Map();
+    const rows: Array<{ skill_id: number; version: number; description: string | null; metadata: unknown }> =
+      await manager.query(
+        `SELECT v.skill_id, v.version, v.frontmatter->>'description' AS description, v.frontmatter->'metadata' AS metadata
+           FROM unnest($1::int[], $2::int[]) AS p(skill_id, version)
+           JOIN skill_versions v ON v.skill_id = p.skill_id AND v.version = p.version`,
+        [versions.map((v) => v.skill_id), versions.map((v) => v.version)],
+      );
+    return new Map(
+      rows.map((r) => [versionKey(r.skill_id, r.version), { description: r.description ?? '', metadata: r.metadata }]),
+    );
+  }
+
   /** Every skill (deleted ones too) that the reach names, with its latest and pinned versions. */
   async loadCatalog(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillCatalog> {
     return new SkillCatalog(await this.loadSkills(reach, manager));
@@ -167,8 +202,10 @@ export class ResolutionFactsRepository {
                        AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
        SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
               s.latest_version, latest.content_hash AS latest_hash,
+              latest.allowed_tools AS latest_allowed_tools, latest.requires AS latest_requires,
               CASE WHEN cardinality($5::int[]) > 0 THEN
-                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash))
+                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash,
+                                                   'allowed_tools', v.allowed_tools, 'requires', v.requires))
                    FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
               END AS pinned
          FROM skills s
@@ -237,9 +274,21 @@ function toIdentities(users: TaskRow['users']): Record<number, Identity> {
 }
 
 function toSkillFacts(row: SkillRow): SkillFacts {
-  const latest: VersionFacts = { version: row.latest_version, contentHash: row.latest_hash };
+  const latest: VersionFacts = {
+    version: row.latest_version,
+    contentHash: row.latest_hash,
+    allowedTools: row.latest_allowed_tools,
+    requires: requiresOf(row.latest_requires),
+  };
   const versions: Record<number, VersionFacts> = { [latest.version]: latest };
-  for (const v of row.pinned ?? []) versions[v.version] = { version: v.version, contentHash: v.content_hash };
+  for (const v of row.pinned ?? []) {
+    versions[v.version] = {
+      version: v.version,
+      contentHash: v.content_hash,
+      allowedTools: v.allowed_tools,
+      requires: requiresOf(v.requires),
+    };
+  }
   return {
     id: row.id,
     name: row.name,
@@ -251,4 +300,9 @@ function toSkillFacts(row: SkillRow): SkillFacts {
     latest,
     versions,
   };
+}
+
+/** jsonb gives keys back in its own order (`env` before `bins`); answers list `bins` first. */
+function requiresOf(stored: Requires): Requires {
+  return { bins: stored.bins, env: stored.env };
 }

@@ -6,10 +6,12 @@ import { SkillDownloadsController } from './skill-downloads.controller';
 import { SkillDownloadsService } from './skill-downloads.service';
 import { TaskResolutionService } from './task-resolution.service';
 import { TaskSkillsController } from './task-skills.controller';
+import { TaskToolPolicyController } from './task-tool-policy.controller';
+import { TaskToolPolicyService } from './task-tool-policy.service';
 
 @Module({
   imports: [SkillsModule, TasksModule],
-  controllers: [TaskSkillsController, SkillDownloadsController],
-  providers: [TaskResolutionService, ExecutionRequestsService, SkillDownloadsService],
+  controllers: [TaskSkillsController, TaskToolPolicyController, SkillDownloadsController],
+  providers: [TaskResolutionService, ExecutionRequestsService, SkillDownloadsService, TaskToolPolicyService],
 })
 export class ResolutionModule {}

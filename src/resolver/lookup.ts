@@ -40,6 +40,8 @@ export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
       version: version.version,
       content_hash: version.contentHash,
       pinned: pinned !== undefined,
+      allowed_tools: version.allowedTools,
+      requires: version.requires,
     },
   };
 }

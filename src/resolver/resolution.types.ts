@@ -1,5 +1,6 @@
 // The plain facts the resolver decides over, and what it answers. No Nest, TypeORM or HTTP here:
 // the service loads these facts in a constant number of queries and hands them over.
+import type { Requires } from '../policy';
 
 export type GroupRole = 'Owner' | 'Maintainer' | 'Developer' | 'Reporter';
 
@@ -21,6 +22,9 @@ export interface Identity {
 export interface VersionFacts {
   version: number;
   contentHash: string;
+  /** The version's tool policy (CONTRACT §7.1): `allowed-tools` entries, null when absent. */
+  allowedTools: string[] | null;
+  requires: Requires;
 }
 
 /** A skill row, deleted ones included (they answer DELETED). */
@@ -93,6 +97,9 @@ export interface SkillRef {
   version: number;
   content_hash: string;
   pinned: boolean;
+  /** The policy of that version (CONTRACT §7.1), so part of the fingerprint. */
+  allowed_tools: string[] | null;
+  requires: Requires;
 }
 
 export interface Unresolved {

@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { UserEntity } from '../users/user.entity';
 import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillEntity } from './skill.entity';
+import type { Requires } from '../policy';
 import type { ManifestFile } from './package/inspect-package';
 
 /** One immutable version of a skill: numbered from 1, never changed once written. */
@@ -41,6 +42,14 @@ export class SkillVersionEntity {
 
   @Column({ type: 'jsonb' })
   frontmatter: object;
+
+  /** CONTRACT §7.1: the `allowed-tools` entries as written; null when the key is absent. */
+  @Column({ type: 'jsonb', nullable: true })
+  allowedTools: string[] | null;
+
+  /** CONTRACT §7.1: `{bins, env}`, sorted and unique, empty lists when nothing is declared. */
+  @Column({ type: 'jsonb' })
+  requires: Requires;
 
   /** The text of SKILL.md; read only where it is served, never with version lists. */
   @Column({ type: 'text', select: false })

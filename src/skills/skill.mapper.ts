@@ -9,6 +9,7 @@ export function toVersionDto(v: SkillVersionEntity): VersionDto {
     revision: v.revision,
     size: v.size,
     file_count: v.fileCount,
+    ...policyOf(v),
     created_at: v.createdAt.toISOString(),
   };
 }
@@ -38,5 +39,14 @@ export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): Manife
     revision: v.revision,
     files: v.manifest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, mode: f.mode })),
     frontmatter: v.frontmatter,
+    ...policyOf(v),
+  };
+}
+
+/** CONTRACT §7.1, as stored with the version. */
+export function policyOf(v: SkillVersionEntity): Pick<VersionDto, 'allowed_tools' | 'requires'> {
+  return {
+    allowed_tools: v.allowedTools === null ? null : [...v.allowedTools],
+    requires: { bins: [...v.requires.bins], env: [...v.requires.env] },
   };
 }

@@ -59,7 +59,8 @@ export class SkillsDeleteService {
 }
 
 function factsOf(skill: SkillEntity): SkillFacts {
-  const latest = { version: skill.latestVersion, contentHash: '' };
+  // Only the scope matters for finding referrers: no version detail is read.
+  const latest = { version: skill.latestVersion, contentHash: '', allowedTools: null, requires: { bins: [], env: [] } };
   return {
     id: skill.id,
     name: skill.name,

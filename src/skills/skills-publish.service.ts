@@ -111,6 +111,8 @@ function newVersion(inspection: PackageInspection, userId: number): NewVersion {
     manifest: inspection.files,
     frontmatter: inspection.frontmatter ?? {},
     skillMd: inspection.skillMd!,
+    allowedTools: inspection.allowedTools,
+    requires: inspection.requires,
     description: inspection.description!,
     createdByUserId: userId,
   };

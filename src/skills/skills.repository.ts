@@ -6,6 +6,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
+import type { Requires } from '../policy';
 import type { ManifestFile } from './package/inspect-package';
 
 export interface SkillWithLatest {
@@ -21,6 +22,8 @@ export interface NewVersion {
   manifest: ManifestFile[];
   frontmatter: object;
   skillMd: string;
+  allowedTools: string[] | null;
+  requires: Requires;
   description: string;
   createdByUserId: number;
 }
@@ -204,6 +207,8 @@ export class SkillsRepository {
         manifest: v.manifest,
         frontmatter: v.frontmatter,
         skillMd: v.skillMd,
+        allowedTools: v.allowedTools,
+        requires: v.requires,
         createdByUserId: v.createdByUserId,
       }),
     );
@@ -213,7 +218,17 @@ export class SkillsRepository {
     if (skills.length === 0) return [];
     const versions = await this.db.manager
       .createQueryBuilder(SkillVersionEntity, 'v')
-      .select(['v.skillId', 'v.version', 'v.contentHash', 'v.revision', 'v.size', 'v.fileCount', 'v.createdAt'])
+      .select([
+        'v.skillId',
+        'v.version',
+        'v.contentHash',
+        'v.revision',
+        'v.size',
+        'v.fileCount',
+        'v.allowedTools',
+        'v.requires',
+        'v.createdAt',
+      ])
       .where('(v.skill_id, v.version) IN (SELECT id, latest_version FROM skills WHERE id = ANY(:ids))', {
         ids: skills.map((s) => s.id),
       })

@@ -88,6 +88,27 @@ describe('the HTTP contract: errors, limits, logs, OpenAPI', () => {
     expect(text).not.toContain('srk_some-wrong-key');
   });
 
+  it('every $ref of the served OpenAPI document resolves', async () => {
+    const served = (await t.http.get('/api/docs-json')).body;
+    const refs = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.add(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(served);
+    const dangling = [...refs].filter((ref) => {
+      const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
+      return name === undefined || !Object.hasOwn(served.components.schemas, name);
+    });
+    expect(refs.size).toBeGreaterThan(0);
+    expect(dangling).toEqual([]);
+  });
+
   it('serves exactly the committed openapi.json, with both credential schemes on every authenticated operation', async () => {
     const served = (await t.http.get('/api/docs-json')).body;
     const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));

@@ -9,13 +9,16 @@ type Ref = {
   version: number;
   content_hash: string;
   pinned: boolean;
+  allowed_tools: string[] | null;
+  requires: { bins: string[]; env: string[] };
 };
 
+/** The ref to a skill's latest version, as its Skill answer describes that version. */
 function refOf(skill: {
   id: number;
   namespace: string;
   is_public: boolean;
-  latest_version: { version: number; content_hash: string };
+  latest_version: Pick<Ref, 'version' | 'content_hash' | 'allowed_tools' | 'requires'>;
 }): Ref {
   return {
     skill_id: skill.id,
@@ -24,6 +27,8 @@ function refOf(skill: {
     version: skill.latest_version.version,
     content_hash: skill.latest_version.content_hash,
     pinned: false,
+    allowed_tools: skill.latest_version.allowed_tools,
+    requires: skill.latest_version.requires,
   };
 }
 

@@ -53,6 +53,8 @@ describe('skill registry', () => {
           revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
           size: expect.any(Number),
           file_count: 3,
+          allowed_tools: null,
+          requires: { bins: [], env: [] },
           created_at: expect.any(String),
         },
         created_at: expect.any(String),
@@ -74,6 +76,8 @@ describe('skill registry', () => {
           { path: 'scripts/run.sh', size: 18, sha256: sha256('#!/bin/sh\necho hi\n'), mode: '644' },
         ],
         frontmatter: { name: 'pdf-tools', description: 'Reads PDFs.' },
+        allowed_tools: null,
+        requires: { bins: [], env: [] },
       });
       const download = await t.http
         .get(`/api/skills/${res.body.id}/download`)

@@ -20,7 +20,17 @@ const skills = [
   skill(10, 'notes', { owner: 1 }),
   skill(11, 'notes', { ns: 'team-a' }),
   skill(12, 'notes', { isPublic: true }),
-  skill(30, 'lint', { ns: 'team-a' }, { versions: 2 }),
+  // Version 1 declared a policy, version 2 dropped it: each ref carries its own version's.
+  skill(
+    30,
+    'lint',
+    { ns: 'team-a' },
+    {
+      versions: 2,
+      policy: (n) =>
+        n === 1 ? { allowed_tools: ['Read', 'Bash(eslint *)'], requires: { bins: ['eslint'], env: [] } } : {},
+    },
+  ),
   skill(31, 'lint', { isPublic: true }),
   skill(40, 'secret', { ns: 'other' }),
   skill(41, 'secret', { isPublic: true }),
@@ -130,6 +140,8 @@ describe('lookupByName (personal, else the namespace group for Reporter+, else p
         version: 2,
         content_hash: 'sha256:30-v2',
         pinned: false,
+        allowed_tools: null,
+        requires: { bins: [], env: [] },
       },
     });
   });
@@ -164,7 +176,7 @@ describe('resolveExplicit (exactly one scope, no fallback)', () => {
     expect(outcomeOf(resolveExplicit(catalog, identity, selection))).toBe(expected);
   });
 
-  it('a pinned ref carries that version’s content hash', () => {
+  it('a pinned ref carries that version’s content hash and tool policy', () => {
     const outcome = resolveExplicit(catalog, bob, sel('lint', 'team-a', false, 1));
     expect(outcome.ok && outcome.ref).toEqual({
       skill_id: 30,
@@ -173,6 +185,8 @@ describe('resolveExplicit (exactly one scope, no fallback)', () => {
       version: 1,
       content_hash: 'sha256:30-v1',
       pinned: true,
+      allowed_tools: ['Read', 'Bash(eslint *)'],
+      requires: { bins: ['eslint'], env: [] },
     });
   });
 });

@@ -24,6 +24,7 @@ const identities: Record<number, Identity> = {
   [ADMIN]: user(ADMIN, {}, true),
 };
 
+const FMT_REQUIRES = { bins: ['prettier'], env: ['CI'] };
 const world: SkillFacts[] = [
   skill(10, 'notes', { owner: ALICE }),
   skill(11, 'notes', { ns: 'team-a' }),
@@ -33,7 +34,15 @@ const world: SkillFacts[] = [
   skill(31, 'lint', { isPublic: true }),
   skill(40, 'secret', { ns: 'other' }),
   skill(41, 'secret', { isPublic: true }),
-  skill(50, 'fmt', { isPublic: true }, { versions: 3 }),
+  skill(
+    50,
+    'fmt',
+    { isPublic: true },
+    {
+      versions: 3,
+      policy: (n) => (n === 3 ? { allowed_tools: ['Read', 'Bash(prettier *)'], requires: FMT_REQUIRES } : {}),
+    },
+  ),
   skill(60, 'gone', { ns: 'team-a' }, { deleted: true }),
   skill(61, 'gone', { isPublic: true }),
   skill(70, 'renamed', { isPublic: true }),
@@ -434,6 +443,8 @@ describe('resolveTask', () => {
           version: 3,
           content_hash: 'sha256:50-v3',
           pinned: false,
+          allowed_tools: ['Read', 'Bash(prettier *)'],
+          requires: FMT_REQUIRES,
         },
         lint: {
           skill_id: 30,
@@ -442,6 +453,8 @@ describe('resolveTask', () => {
           version: 2,
           content_hash: 'sha256:30-v2',
           pinned: false,
+          allowed_tools: null,
+          requires: { bins: [], env: [] },
         },
       },
       preload_skill_refs: {
@@ -452,6 +465,8 @@ describe('resolveTask', () => {
           version: 3,
           content_hash: 'sha256:50-v3',
           pinned: false,
+          allowed_tools: ['Read', 'Bash(prettier *)'],
+          requires: FMT_REQUIRES,
         },
       },
       unresolved: [{ name: 'gone', source: 'ghost', reason: 'DELETED' }],
@@ -485,6 +500,28 @@ describe('resolveTask', () => {
     expect(before.skill_refs.lint).toMatchObject({ version: 2, content_hash: 'sha256:30-v2' });
     expect(after.skill_refs.lint).toMatchObject({ version: 3, content_hash: 'sha256:30-v3' });
     expect(after.fingerprint).not.toBe(before.fingerprint);
+  });
+
+  it('the tool policy is part of the fingerprint: a policy that differs alone changes it', () => {
+    const base = { labels: legacy('lint') };
+    const restricted = world.map((s) =>
+      s.id === 30
+        ? skill(30, 'lint', { ns: 'team-a' }, { versions: 2, policy: () => ({ allowed_tools: ['Read'] }) })
+        : s,
+    );
+    const requiring = world.map((s) =>
+      s.id === 30
+        ? skill(30, 'lint', { ns: 'team-a' }, { versions: 2, policy: () => ({ requires: { bins: ['jq'], env: [] } }) })
+        : s,
+    );
+    const fingerprints = [world, restricted, requiring].map(
+      (skills) => resolveTask(facts({ ...base, skills })).fingerprint,
+    );
+    expect(new Set(fingerprints).size).toBe(3);
+    expect(resolveTask(facts({ ...base, skills: restricted })).skill_refs.lint).toMatchObject({
+      content_hash: 'sha256:30-v2',
+      allowed_tools: ['Read'],
+    });
   });
 
   it('a pinned ref does not move when a new version is published', () => {

@@ -201,10 +201,26 @@ describe('inspectPackage: SKILL.md', () => {
     ['metadata as a list', skillMd('name: my-skill\ndescription: x\nmetadata: [a, b]'), ['METADATA_INVALID']],
     ['metadata as a string', skillMd('name: my-skill\ndescription: x\nmetadata: author'), ['METADATA_INVALID']],
     ['allowed-tools as a string', skillMd('name: my-skill\ndescription: x\nallowed-tools: Bash(git:*) Read'), []],
+    ['allowed-tools as a list', skillMd('name: my-skill\ndescription: x\nallowed-tools: [Read, Bash]'), []],
     [
-      'allowed-tools as a list',
-      skillMd('name: my-skill\ndescription: x\nallowed-tools: [Read, Bash]'),
+      'allowed-tools as a number',
+      skillMd('name: my-skill\ndescription: x\nallowed-tools: 3'),
       ['ALLOWED_TOOLS_INVALID'],
+    ],
+    [
+      'an allowed-tools entry with unbalanced parentheses',
+      skillMd('name: my-skill\ndescription: x\nallowed-tools: Read Bash(git:*'),
+      ['ALLOWED_TOOLS_INVALID'],
+    ],
+    [
+      'a requires that is a list',
+      skillMd('name: my-skill\ndescription: x\nmetadata: {vikingbot: {requires: [git]}}'),
+      ['REQUIRES_INVALID'],
+    ],
+    [
+      'a requires bin given as a path',
+      skillMd('name: my-skill\ndescription: x\nmetadata: {"openclaw": {"requires": {"bins": ["/usr/bin/jq"]}}}'),
+      ['REQUIRES_INVALID'],
     ],
   ])('%s', async (_title, content, expected) => {
     const result = inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: content }]), LIMITS);
@@ -299,6 +315,77 @@ describe('inspectPackage: SKILL.md', () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: 'UNKNOWN_FIELD', field: 'extra' })]);
     expect(result).toMatchObject({ valid: false, revision: null, name: '-bad', description: '   ' });
     for (const problem of result.errors) expect(problem.message).toMatch(/^[A-Z].*\.$/);
+  });
+});
+
+describe('inspectPackage: the tool policy (CONTRACT §7.1)', () => {
+  const inspect = (frontmatter: string) =>
+    inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: skillMd(frontmatter) }]), LIMITS);
+
+  it('reads a VikingBot skill: its allowed-tools and metadata.vikingbot.requires', () => {
+    const result = inspect(
+      [
+        'name: my-skill',
+        'description: Audit a release and write a risk report.',
+        'allowed-tools: Bash(git:*) Bash(python *) Read',
+        'metadata:',
+        '  vikingbot:',
+        '    requires:',
+        '      bins: [python3, git]',
+        '      env: [GITHUB_TOKEN]',
+      ].join('\n'),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((w) => w.code)).toEqual(['METADATA_NOT_STRINGS']);
+    expect(result.allowedTools).toEqual(['Bash(git:*)', 'Bash(python *)', 'Read']);
+    expect(result.requires).toEqual({ bins: ['git', 'python3'], env: ['GITHUB_TOKEN'] });
+  });
+
+  it.each<[string, string, string[] | null, { bins: string[]; env: string[] }, string[]]>([
+    ['no allowed-tools: null, nothing required', '', null, { bins: [], env: [] }, []],
+    ['an empty allowed-tools allows no tool', 'allowed-tools: ""', [], { bins: [], env: [] }, []],
+    ['allowed-tools with no value allows no tool', 'allowed-tools:', [], { bins: [], env: [] }, []],
+    [
+      'an OpenClaw skill: one line of JSON',
+      'metadata: {"openclaw": {"requires": {"bins": ["jq"]}, "homepage": "https://example.com"}}',
+      null,
+      { bins: ['jq'], env: [] },
+      ['METADATA_NOT_STRINGS'],
+    ],
+    [
+      'a YAML list of tools',
+      'allowed-tools: [Read, "Bash(git:*)"]',
+      ['Read', 'Bash(git:*)'],
+      { bins: [], env: [] },
+      ['ALLOWED_TOOLS_LIST'],
+    ],
+    [
+      'plain metadata.requires, one name each',
+      'metadata: {requires: {bins: jq, env: HOME}}',
+      null,
+      { bins: ['jq'], env: ['HOME'] },
+      ['METADATA_NOT_STRINGS'],
+    ],
+  ])('%s', (_title, yaml, allowedTools, requires, warnings) => {
+    const result = inspect(`name: my-skill\ndescription: x${yaml ? `\n${yaml}` : ''}`);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((w) => w.code)).toEqual(warnings);
+    expect({ allowedTools: result.allowedTools, requires: result.requires }).toEqual({ allowedTools, requires });
+  });
+
+  it('lists every bad entry of allowed-tools and requires, and keeps only the valid part', () => {
+    const result = inspect(
+      'name: my-skill\ndescription: x\nallowed-tools: Read Bash() (x) Write\nmetadata: {vikingbot: {requires: {bins: [git, "a b"], env: [1X]}}}',
+    );
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.code, e.field])).toEqual([
+      ['ALLOWED_TOOLS_INVALID', 'allowed-tools'],
+      ['ALLOWED_TOOLS_INVALID', 'allowed-tools'],
+      ['REQUIRES_INVALID', 'metadata.vikingbot.requires'],
+      ['REQUIRES_INVALID', 'metadata.vikingbot.requires'],
+    ]);
+    expect(result.allowedTools).toEqual(['Read', 'Write']);
+    expect(result.requires).toEqual({ bins: ['git'], env: [] });
   });
 });
 

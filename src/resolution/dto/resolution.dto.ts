@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MaxItems } from '../../common/http/input-limits';
+import { ALLOWED_TOOLS_PROPERTY, RequiresDto } from '../../skills/dto/skill.dto';
 import { SkillSelectionDto } from '../../tasks/dto/task.dto';
 
 export const MAX_MESSAGE_SELECTIONS = 50;
@@ -13,6 +14,8 @@ export class SkillRefDto {
   @ApiProperty() version: number;
   @ApiProperty({ example: 'sha256:…' }) content_hash: string;
   @ApiProperty() pinned: boolean;
+  @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
+  @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
 }
 
 export class UnresolvedDto {
@@ -21,8 +24,9 @@ export class UnresolvedDto {
   @ApiProperty({ enum: ['NOT_FOUND', 'FORBIDDEN', 'DELETED', 'NAME_MISMATCH', 'VERSION_NOT_FOUND'] }) reason: string;
 }
 
-const REF_MAP = { type: 'object', additionalProperties: { $ref: '#/components/schemas/SkillRefDto' } } as const;
+const REF_MAP = { type: 'object', additionalProperties: { $ref: getSchemaPath(SkillRefDto) } } as const;
 
+@ApiExtraModels(SkillRefDto)
 export class TaskSkillsDto {
   @ApiProperty() task_id: number;
   @ApiProperty() team_id: number;
@@ -49,6 +53,7 @@ export class ExecutionRequestBody {
   persist?: boolean;
 }
 
+@ApiExtraModels(SkillRefDto)
 export class ExecutionRequestDto {
   @ApiProperty() task_id: number;
   @ApiProperty() team_id: number;

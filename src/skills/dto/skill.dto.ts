@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ApiBodyOptions } from '@nestjs/swagger';
+import type { ApiBodyOptions, ApiPropertyOptions } from '@nestjs/swagger';
 
 type SchemaObject = NonNullable<Extract<ApiBodyOptions, { schema?: unknown }>['schema']> & {
   properties?: Record<string, unknown>;
@@ -9,6 +9,22 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 
 import { MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 
+/** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
+export class RequiresDto {
+  @ApiProperty({ type: [String], example: ['git', 'python3'], description: 'Command names, sorted, unique' })
+  bins: string[];
+  @ApiProperty({ type: [String], example: ['GITHUB_TOKEN'], description: 'Environment variable names, sorted, unique' })
+  env: string[];
+}
+
+export const ALLOWED_TOOLS_PROPERTY: ApiPropertyOptions = {
+  type: [String],
+  nullable: true,
+  example: ['Bash(git:*)', 'Bash(python *)', 'Read'],
+  description:
+    'The `allowed-tools` entries as written (trimmed, duplicates dropped, order kept); null when the key is absent (restricts nothing), [] allows no tool',
+};
+
 export class VersionDto {
   @ApiProperty() version: number;
   @ApiProperty({ example: 'sha256:9f86d0…', description: 'sha256 of the stored zip bytes; the download ETag' })
@@ -16,6 +32,8 @@ export class VersionDto {
   @ApiProperty({ description: 'sha256 of the RFC 8785 JSON of the file list' }) revision: string;
   @ApiProperty({ description: 'zip bytes' }) size: number;
   @ApiProperty() file_count: number;
+  @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
+  @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -76,6 +94,8 @@ export class ManifestDto {
   @ApiProperty() revision: string;
   @ApiProperty({ type: [ManifestFileDto] }) files: ManifestFileDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) frontmatter: object;
+  @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
+  @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
 }
 
 export class PublishSkillForm {

@@ -4,6 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Document, isAlias, isMap, isScalar, isSeq, Node, parseDocument } from 'yaml';
 import { unsafeStringReason } from '../../common/input-hygiene';
+import { parseToolPolicy, ToolPolicy } from '../../policy';
 import { Problem, problem } from './problem';
 
 export interface SkillMd {
@@ -13,6 +14,11 @@ export interface SkillMd {
   description: string | null;
   /** The whole SKILL.md as text, when it is UTF-8. */
   text: string | null;
+  /**
+   * The tool policy (CONTRACT §7.1) when the frontmatter parsed; with policy errors it holds the
+   * valid part only, so it never allows more than the author wrote.
+   */
+  policy: ToolPolicy | null;
   errors: Problem[];
   warnings: Problem[];
 }
@@ -33,7 +39,15 @@ const MAX_EXPANDED_CHARS = 1024 * 1024;
 
 /** `folder` is the skill root's folder name, or null when SKILL.md sits at the archive root. */
 export function parseSkillMd(content: Buffer, folder: string | null): SkillMd {
-  const result: SkillMd = { frontmatter: null, name: null, description: null, text: null, errors: [], warnings: [] };
+  const result: SkillMd = {
+    frontmatter: null,
+    name: null,
+    description: null,
+    text: null,
+    policy: null,
+    errors: [],
+    warnings: [],
+  };
   const fail = (
     code: 'FRONTMATTER_MISSING' | 'FRONTMATTER_INVALID' | 'SKILL_MD_TOO_LARGE',
     message: string,
@@ -68,6 +82,12 @@ export function parseSkillMd(content: Buffer, folder: string | null): SkillMd {
   const fields = fieldProblems(parsed, folder);
   result.errors.push(...fields.errors);
   result.warnings.push(...fields.warnings);
+  // `allowed-tools` and `requires` are read by the one policy parser, so what is checked here is
+  // exactly what is stored and served.
+  const policy = parseToolPolicy(parsed);
+  result.policy = { allowed_tools: policy.allowed_tools, requires: policy.requires };
+  result.errors.push(...policy.errors);
+  result.warnings.push(...policy.warnings);
   for (const key of Object.keys(parsed)) {
     if (!KNOWN_FIELDS.has(key)) {
       result.warnings.push(problem('UNKNOWN_FIELD', `The frontmatter field "${key}" is not part of the format.`, key));
@@ -261,10 +281,6 @@ function fieldProblems(
         warnings.push(problem('METADATA_NOT_STRINGS', message, 'metadata'));
       }
     }
-  }
-  if (has('allowed-tools') && typeof fields['allowed-tools'] !== 'string') {
-    const message = 'The allowed-tools field must be a string of space-separated tool names.';
-    errors.push(problem('ALLOWED_TOOLS_INVALID', message, 'allowed-tools'));
   }
   return { errors, warnings };
 }

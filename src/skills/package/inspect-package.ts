@@ -4,6 +4,7 @@
 // in the inspection workers, never on the HTTP event loop.
 import { createHash } from 'node:crypto';
 import type { PackageLimits } from '../../config/app-config';
+import type { Requires } from '../../policy';
 import { buildCanonicalZip, CanonicalFile } from './canonical-zip';
 import { MAX_SKILL_MD_BYTES, parseSkillMd } from './frontmatter';
 import { ManifestFile, manifestRevision, sortManifest } from './manifest';
@@ -27,6 +28,10 @@ export interface PackageInspection {
   frontmatter: Record<string, unknown> | null;
   /** The text of SKILL.md, when it could be read. */
   skillMd: string | null;
+  /** `allowed-tools` read (CONTRACT §7.1): null when the key is absent (or the frontmatter unreadable). */
+  allowedTools: string[] | null;
+  /** What the skill needs in its sandbox (CONTRACT §7.1); empty lists when nothing is declared. */
+  requires: Requires;
   /** `sha256:<hex>` of the RFC 8785 JSON of `files`; null when invalid. */
   revision: string | null;
   /** The zip that is stored (CONTRACT §3 canonical form); null when invalid. */
@@ -47,6 +52,8 @@ export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageIns
     files: [],
     frontmatter: null,
     skillMd: null,
+    allowedTools: null,
+    requires: { bins: [], env: [] },
     revision: null,
     canonical: null,
     contentHash: null,
@@ -107,6 +114,10 @@ function inspectArchive(
       result.name = parsed.name;
       result.description = parsed.description;
       result.skillMd = parsed.text;
+      if (parsed.policy) {
+        result.allowedTools = parsed.policy.allowed_tools;
+        result.requires = parsed.policy.requires;
+      }
       result.errors.push(...parsed.errors);
       result.warnings.push(...parsed.warnings);
     }

@@ -161,6 +161,8 @@ function overtime(uploadSize: number, deadlineMs: number): PackageInspection {
     files: [],
     frontmatter: null,
     skillMd: null,
+    allowedTools: null,
+    requires: { bins: [], env: [] },
     revision: null,
     canonical: null,
     contentHash: null,
