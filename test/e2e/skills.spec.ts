@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { withClient } from '../support/database';
 import { binary, Caller, publish, publishSkill, publishVersion, sha256, skillRowCounts } from '../support/skills';
@@ -214,6 +215,32 @@ describe('skill registry', () => {
         c.query('SELECT count(*) FROM skill_blobs WHERE content_hash = $1', [first.body.latest_version.content_hash]),
       );
       expect(Number(blobs.rows[0].count)).toBe(1);
+    });
+  });
+
+  describe('multipart mistakes are 400 VALIDATION_FAILED naming the field, and store nothing', () => {
+    it.each([
+      [
+        'the package under another field name',
+        (req: request.Test) => req.attach('package', skillZip('wrong-field'), 'p.zip'),
+        'package: unexpected file field "package"; send the package in the field "file"',
+      ],
+      [
+        'two files',
+        (req: request.Test) => req.attach('file', skillZip('one'), 'a.zip').attach('file', skillZip('two'), 'b.zip'),
+        'file: send exactly one file, in the field "file"',
+      ],
+      ['no file at all', (req: request.Test) => req.field('namespace', 'default'), 'file is required'],
+      [
+        'an unknown text field',
+        (req: request.Test) => req.field('visibility', 'public').attach('file', skillZip('extra-field'), 'p.zip'),
+        'property visibility should not exist',
+      ],
+    ])('%s', async (_title, build, message) => {
+      const before = await skillRowCounts(t);
+      const res = await build(t.http.post('/api/skills').set(as(alice.key)));
+      expect(expectError(res, 400, 'VALIDATION_FAILED').message).toEqual([message]);
+      expect(await skillRowCounts(t)).toEqual(before);
     });
   });
 

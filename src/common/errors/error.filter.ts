@@ -61,10 +61,34 @@ function fromLowLevel(err: unknown, req: Request): DomainError | null {
   if (e?.type === 'entity.parse.failed' || e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new DomainError('BAD_REQUEST', 'The request body could not be parsed');
   }
-  if (typeof e?.code === 'string' && e.code.startsWith('LIMIT_')) {
-    return new DomainError('BAD_REQUEST', 'The multipart body breaks a limit');
+  if (typeof e?.code === 'string') {
+    const problem = multipartProblem(e.code, (err as { field?: string }).field);
+    if (problem) return DomainError.validation([problem]);
   }
   return null;
+}
+
+/** What a multipart body that parsed but broke a rule did wrong, naming the field (multer's codes). */
+function multipartProblem(code: string, field: string | undefined): string | null {
+  const named = field ? `"${field}"` : 'a field';
+  switch (code) {
+    case 'LIMIT_UNEXPECTED_FILE':
+    case 'LIMIT_FILE_COUNT':
+      return field === 'file' || field === undefined
+        ? 'file: send exactly one file, in the field "file"'
+        : `${field}: unexpected file field ${named}; send the package in the field "file"`;
+    case 'LIMIT_FIELD_COUNT':
+    case 'LIMIT_PART_COUNT':
+      return 'the multipart body has too many fields: send "file" and the form fields the operation lists';
+    case 'LIMIT_FIELD_KEY':
+      return 'a multipart field name is too long';
+    case 'LIMIT_FIELD_VALUE':
+      return `${field ?? 'a field'}: the value is too long`;
+    case 'MISSING_FIELD_NAME':
+      return 'a multipart part has no field name';
+    default:
+      return null;
+  }
 }
 
 @Catch()
