@@ -1,13 +1,16 @@
 import { createApp } from './app.setup';
 import { AppLogger, maskDatabaseUrl } from './common/logging/app-logger';
-import { AppConfig, configSecrets, ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, configSecrets, ConfigError, loadConfig, readEnvFile } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+let envFileRead = false;
+
 function readConfig(): AppConfig {
   try {
+    envFileRead = readEnvFile();
     return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -23,6 +26,7 @@ let bootLogger: AppLogger | undefined;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = new AppLogger(config.logLevel, config.logFormat);
+  if (envFileRead) logger.write('info', 'settings read from .env (the environment wins over it)');
   logger.maskSecrets(configSecrets(config));
   bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;

@@ -1,4 +1,5 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { HttpLimits } from '../common/http/http-limits';
@@ -57,6 +58,16 @@ export interface AppConfig {
   authFailureWindowSeconds: number;
   /** Proxies in front of the service whose `X-Forwarded-For` entry is trusted (Express `trust proxy` hops); 0: none. */
   trustProxy: number;
+}
+
+/**
+ * Reads `.env` in the working directory when there is one: its variables fill only what the
+ * environment leaves unset, so the environment always wins. True when a file was read.
+ */
+export function readEnvFile(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
 }
 
 export class ConfigError extends Error {

@@ -1,11 +1,12 @@
 // The data source of the TypeORM migration CLI (`npm run migration:*`), built by the same options
 // factory as the app. Without DATABASE_URL it opens the embedded database, taking its lock.
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config';
+import { loadConfig, readEnvFile } from '../config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { buildDataSourceOptions } from './typeorm-options';
 
 async function createCliDataSource(): Promise<DataSource> {
+  readEnvFile();
   const config = loadConfig();
   let url = config.databaseUrl;
   if (!url) {

@@ -106,3 +106,26 @@ describe('configuration errors stop the process naming the variable', () => {
     expect(existsSync(join(tmpdir(), 'sr-never-created'))).toBe(false);
   });
 });
+
+describe('a .env file in the working directory', () => {
+  let cwd: string;
+  beforeEach(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'sr-dotenv-'));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it('is read at boot, and fills only what the environment leaves unset', async () => {
+    writeFileSync(join(cwd, '.env'), 'PORT=0\nLOG_LEVEL=loud\nDATA_DIR=./data-from-dotenv\n');
+    // The file's value is read: an invalid one stops the boot naming it.
+    const fromFile = startService({}, { cwd, defaults: false });
+    expect(await fromFile.exited).toBe(78);
+    expect(fromFile.lines.join('\n')).toContain('LOG_LEVEL');
+
+    // The environment wins over the file.
+    const service = startService({ LOG_LEVEL: 'info' }, { cwd, defaults: false });
+    await service.ready;
+    expect(service.lines.join('\n')).toContain('settings read from .env');
+    expect(existsSync(join(cwd, 'data-from-dotenv', 'pgdata'))).toBe(true);
+    expect(await service.stop()).toBe(0);
+  });
+});

@@ -14,9 +14,15 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startService(env: Record<string, string>): ServiceProcess {
+/** `defaults: false` leaves out the PORT and LOG_LEVEL this helper sets otherwise. */
+export function startService(
+  env: Record<string, string>,
+  options: { cwd?: string; defaults?: boolean } = {},
+): ServiceProcess {
+  const defaults = options.defaults === false ? {} : { PORT: '0', LOG_LEVEL: 'info' };
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', ...defaults, ...env },
+    cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
