@@ -7,16 +7,9 @@ import { buildDataSourceOptions } from '../../src/database/typeorm-options';
 import { inspectPackage } from '../../src/skills/package/inspect-package';
 import { emptyServerDatabase, isServerMode, TestDatabase } from '../support/database';
 import { buildZip } from '../support/zip-builder';
+import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 
 const onServer = isServerMode() ? describe : describe.skip;
-const LIMITS = {
-  maxPackageBytes: 10 * 1024 * 1024,
-  maxEntries: 512,
-  maxFileBytes: 16 * 1024 * 1024,
-  maxExpandedBytes: 64 * 1024 * 1024,
-  maxCompressionRatio: 200,
-  maxPathBytes: 512,
-};
 const sha = (data: Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const BEFORE = MIGRATIONS.findIndex((m) => m.name === 'CanonicalPackages1764900000000');
 

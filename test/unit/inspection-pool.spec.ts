@@ -1,15 +1,7 @@
 // The inspection pool's admission: past twice its workers, packages are refused at once.
 import { InspectionPool, InspectionPoolFullError } from '../../src/skills/package/inspection-pool';
 import { skillZip } from '../support/zip-builder';
-
-const LIMITS = {
-  maxPackageBytes: 10 * 1024 * 1024,
-  maxEntries: 512,
-  maxFileBytes: 16 * 1024 * 1024,
-  maxExpandedBytes: 64 * 1024 * 1024,
-  maxCompressionRatio: 200,
-  maxPathBytes: 512,
-};
+import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 
 describe('InspectionPool', () => {
   it('admits maxInFlight packages, refuses the next at once, and admits again once one is done', async () => {

@@ -5,15 +5,8 @@ import { PackageInspection, ProblemCode, inspectPackage } from '../../src/skills
 import { listZip } from '../../src/skills/package/zip-reader';
 import { hostileZips } from '../support/hostile-zips';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
+import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 
-const LIMITS: PackageLimits = {
-  maxPackageBytes: 10 * 1024 * 1024,
-  maxEntries: 512,
-  maxFileBytes: 16 * 1024 * 1024,
-  maxExpandedBytes: 64 * 1024 * 1024,
-  maxCompressionRatio: 200,
-  maxPathBytes: 512,
-};
 const MiB = 1024 * 1024;
 const SKILL_MD: ZipEntryInput = { path: 's/SKILL.md', data: '---\nname: s\ndescription: A skill.\n---\n' };
 const codes = (result: PackageInspection): string[] => result.errors.map((problem) => problem.code);

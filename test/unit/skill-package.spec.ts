@@ -1,18 +1,9 @@
 // Skill packages as a publisher sees them: the manifest and revision of good packages, and every SKILL.md rule.
 import { createHash } from 'node:crypto';
 import { canonicalDigest } from '../../src/common/canonical-json';
-import { PackageLimits } from '../../src/config/app-config';
 import { ProblemCode, WarningCode, inspectPackage } from '../../src/skills/package/inspect-package';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
-
-const LIMITS: PackageLimits = {
-  maxPackageBytes: 10 * 1024 * 1024,
-  maxEntries: 512,
-  maxFileBytes: 16 * 1024 * 1024,
-  maxExpandedBytes: 64 * 1024 * 1024,
-  maxCompressionRatio: 200,
-  maxPathBytes: 512,
-};
+import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 const skillMd = (frontmatter: string, body = '# Skill\n'): string => `---\n${frontmatter}\n---\n${body}`;

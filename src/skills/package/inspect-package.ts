@@ -42,8 +42,9 @@ export interface PackageInspection {
   uploadSize: number;
 }
 
-export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageInspection {
-  const result: PackageInspection = {
+/** An inspection that found nothing yet: every field empty, not valid. */
+export function emptyInspection(uploadSize: number): PackageInspection {
+  return {
     valid: false,
     name: null,
     description: null,
@@ -52,13 +53,17 @@ export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageIns
     files: [],
     frontmatter: null,
     skillMd: null,
-    allowedTools: null,
-    requires: { bins: [], env: [] },
     revision: null,
     canonical: null,
     contentHash: null,
-    uploadSize: bytes.length,
+    uploadSize,
+    allowedTools: null,
+    requires: { bins: [], env: [] },
   };
+}
+
+export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageInspection {
+  const result = emptyInspection(bytes.length);
   const data = new Map<string, Buffer>();
   inspectArchive(bytes, limits, result, data);
   result.files = sortManifest(result.files);

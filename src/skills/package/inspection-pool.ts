@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PackageLimits } from '../../config/app-config';
-import type { PackageInspection } from './inspect-package';
+import { emptyInspection, type PackageInspection } from './inspect-package';
 import { problem } from './problem';
 
 export interface InspectionPoolOptions {
@@ -152,20 +152,7 @@ function revive(inspection: PackageInspection): PackageInspection {
 }
 
 function overtime(uploadSize: number, deadlineMs: number): PackageInspection {
-  return {
-    valid: false,
-    name: null,
-    description: null,
-    errors: [problem('ZIP_INVALID', `The package could not be inspected within ${deadlineMs} ms.`)],
-    warnings: [],
-    files: [],
-    frontmatter: null,
-    skillMd: null,
-    allowedTools: null,
-    requires: { bins: [], env: [] },
-    revision: null,
-    canonical: null,
-    contentHash: null,
-    uploadSize,
-  };
+  const inspection = emptyInspection(uploadSize);
+  inspection.errors.push(problem('ZIP_INVALID', `The package could not be inspected within ${deadlineMs} ms.`));
+  return inspection;
 }
