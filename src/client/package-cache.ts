@@ -179,14 +179,11 @@ export class PackageCache {
 
   /** Writes the entry into a `.partial-*` folder and renames it in; only the download lock's holder calls it. */
   async publish(hex: string, contentHash: string, name: string, files: UnpackedFile[]): Promise<void> {
-    // Left by a holder of this lock that was killed: nobody else may be writing them.
-    for (const leftover of (await readdir(this.scopeDir)).filter((n) => PARTIAL_NAME.exec(n)?.[1] === hex)) {
-      await rm(join(this.scopeDir, leftover), { recursive: true, force: true });
-    }
+    // A partial left by a killed holder has another random name; eviction removes it.
     const partial = join(this.scopeDir, `.partial-${hex}-${randomSuffix()}`);
     await mkdir(join(partial, FILES), { recursive: true, mode: 0o700 });
     try {
-      const made = new Set<string>();
+      const made = new Set<string>([join(partial, FILES)]);
       for (const file of files) {
         const target = join(partial, FILES, file.path);
         const parent = dirname(target);

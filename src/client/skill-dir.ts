@@ -13,13 +13,16 @@ const LEFTOVER = /^\.(partial|old)-[a-z0-9-]{1,64}-[0-9a-f]{12}$/;
 const MODES = { '644': 0o644, '755': 0o755 } as const;
 
 export class Stage {
-  private readonly made = new Set<string>();
+  /** Folders known to exist: the stage itself, then each one made. */
+  private readonly made: Set<string>;
 
   constructor(
     private readonly dir: string,
     private readonly name: string,
     readonly path: string,
-  ) {}
+  ) {
+    this.made = new Set([path]);
+  }
 
   /** Writes one file with its manifest mode; `wx` never follows or overwrites anything there. */
   async write(file: PackageFile, data: Buffer): Promise<void> {
@@ -44,6 +47,7 @@ export class Stage {
     await rm(this.path, { recursive: true, force: true });
     await mkdir(this.path);
     this.made.clear();
+    this.made.add(this.path);
   }
 
   async abort(): Promise<void> {

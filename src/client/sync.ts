@@ -216,11 +216,15 @@ class SyncRun {
     if (!cache) return fromDownload();
 
     const hex = hexOf(ref.content_hash);
-    await cache.lease(hex);
     let discarded = false;
+    let leased = false;
     for (;;) {
       const manifest = await cache.manifest(hex, ref.content_hash, ref.name);
       if (typeof manifest === 'object') {
+        // Read under a lease, so no eviction takes the entry away meanwhile (one that already
+        // had it reads as missing, and the loop starts over).
+        if (!leased) await cache.lease(hex);
+        leased = true;
         const check = await cache.readVerified(hex, manifest, (file, data) => stage.write(file, data));
         if (check === 'ok') {
           await cache.touch(hex);
