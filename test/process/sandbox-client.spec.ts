@@ -503,6 +503,17 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     expect(cacheEntries(shared).entries).toHaveLength(2);
   });
 
+  it('at most 8 downloads run at once', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `many-${i + 1}`);
+    for (const name of names) await newSkill(name, `One of many (${name}).`);
+    const many = await taskWith('many', names);
+    proxy.rules.delayMs = (path) => (path.includes('/download') ? 150 : 0);
+    const run = await sync(fresh('many'), fresh('many-cache'), [], many.task.id, many.token);
+    expect(run.code).toBe(0);
+    expect(proxy.downloads()).toHaveLength(12);
+    expect(proxy.maxDownloadsInFlight).toBe(8);
+  });
+
   it('a sync killed with SIGKILL at any point leaves nothing a later sync trusts', async () => {
     const killCache = fresh('kill-cache');
     const target = fresh('kill');
@@ -632,6 +643,26 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
       .filter((p) => !/^dist\/src\/(client|skills\/package)\/[a-z-]+\.js$/.test(p));
     expect(outsideClient).toEqual([]);
     expect(loaded.filter((p) => /node_modules|@nestjs|typeorm|[/\\]pg[/\\]/.test(p))).toEqual([]);
+  });
+
+  it("the README's sandbox entrypoint syncs, verifies and starts the agent", async () => {
+    const script = readFileSync(join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'utf8');
+    expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(`\`\`\`sh\n${script}\`\`\``);
+    const skillsDir = join(fresh('entrypoint'), 'skills');
+    const child = spawn('sh', [join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'ls', skillsDir], {
+      cwd: REPO,
+      env: {
+        ...env({ TASK_ID: String(task.id), SKILLS_DIR: skillsDir }),
+        npm_config_cache: fresh('npm-cache'),
+        npm_config_update_notifier: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run = await finished(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('alpha\nbeta\n');
+    expect(run.stderr).toMatch(/2 skills in .*, 0 failed, 0 unresolved/);
+    expect(run.stderr).toMatch(/2 skills, \d+ files checked: all match the lock/);
   });
 
   it('runs as `npx skill-resolver` from the repository, with nothing fetched', async () => {

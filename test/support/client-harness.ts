@@ -30,6 +30,9 @@ export interface ProxyRules {
 export class Proxy {
   log: ProxyRecord[] = [];
   rules: ProxyRules = {};
+  /** The most downloads in flight at once since the last reset. */
+  maxDownloadsInFlight = 0;
+  private downloadsInFlight = 0;
   private server: Server | undefined;
   port = 0;
 
@@ -46,6 +49,7 @@ export class Proxy {
   reset(): void {
     this.log = [];
     this.rules = {};
+    this.maxDownloadsInFlight = 0;
   }
 
   downloads(): ProxyRecord[] {
@@ -61,6 +65,10 @@ export class Proxy {
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
     this.rules.onRequest?.(path);
+    if (path.includes('/download')) {
+      this.maxDownloadsInFlight = Math.max(this.maxDownloadsInFlight, ++this.downloadsInFlight);
+      res.once('close', () => this.downloadsInFlight--);
+    }
     const delay = this.rules.delayMs?.(path) ?? 0;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     const upstream = request(
