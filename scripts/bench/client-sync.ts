@@ -90,7 +90,8 @@ async function plainGets(baseUrl: string, token: string, ids: number[]): Promise
           headers: { authorization: `Bearer ${token}` },
         });
         if (res.status !== 200) throw new Error(`download ${id}: ${res.status}`);
-        bytes += (await res.arrayBuffer()).byteLength;
+        const body = await res.arrayBuffer();
+        bytes += body.byteLength;
       }
     }),
   );
