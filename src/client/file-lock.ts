@@ -2,9 +2,21 @@
 // holding who holds them, refreshed while held. A holder that is gone is told apart in two ways:
 // on the same host and in the same pid namespace, its pid no longer runs; anywhere (another
 // container on a shared volume), its file has not been refreshed for STALE_MS.
+// These small files are made and read with synchronous calls (microseconds each): queued behind
+// the package writes in libuv's pool, they would hold every download up.
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { link, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { errnoCode } from './errors';
 
@@ -51,17 +63,17 @@ export class Holdings {
   /** Creates `path` exclusively; false when it exists (held by someone, or stale). */
   async create(path: string): Promise<boolean> {
     const holder: Holder = { ...me, nonce: randomSuffix() };
-    let handle;
+    let fd: number;
     try {
-      handle = await open(path, 'wx', 0o600);
+      fd = openSync(path, 'wx', 0o600);
     } catch (err) {
       if (errnoCode(err) === 'EEXIST') return false;
       throw err;
     }
     try {
-      await handle.writeFile(JSON.stringify(holder));
+      writeSync(fd, JSON.stringify(holder));
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     this.held.set(path, holder.nonce);
     this.startBeating();
@@ -78,7 +90,11 @@ export class Holdings {
   async release(path: string): Promise<void> {
     if (!this.held.delete(path)) return;
     if (this.held.size === 0) this.stopBeating();
-    await unlink(path).catch(() => undefined);
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone (broken as stale by another process): nothing to release.
+    }
   }
 
   async releaseAll(): Promise<void> {
@@ -107,7 +123,8 @@ export class Holdings {
 
 async function readHolder(path: string): Promise<{ holder: Holder | null; ageMs: number } | null> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const text = readFileSync(path, 'utf8');
+    const info = statSync(path);
     let holder: Holder | null = null;
     try {
       const parsed = JSON.parse(text) as Partial<Holder>;
@@ -146,17 +163,23 @@ export async function breakIfStale(path: string): Promise<boolean> {
   if (!isStaleHolder(found.holder, found.ageMs)) return false;
   const aside = `${path}.stale-${randomSuffix()}`;
   try {
-    await rename(path, aside);
+    renameSync(path, aside);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return true;
     throw err;
   }
   const moved = await readHolder(aside);
   const same = moved !== null && (moved.holder?.nonce ?? null) === (found.holder?.nonce ?? null);
-  if (!same) {
+  try {
     // Someone's fresh lock: give it back unless yet another one was created meanwhile.
-    await link(aside, path).catch(() => undefined);
+    if (!same) linkSync(aside, path);
+  } catch {
+    // Another lock was created meanwhile: it stands.
   }
-  await unlink(aside).catch(() => undefined);
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Gone already.
+  }
   return same;
 }

@@ -1,7 +1,7 @@
 // `DIR/.skill-resolver.lock.json`: what the last sync put in DIR (CONTRACT §10). Written whole
 // and renamed into place, so it is never half written; a name marked `pending` is being replaced
 // or removed, and is never trusted by the next sync.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unsafeReason } from '../skills/package/zip-reader';
 import { ClientError, EXIT_FAILED, errnoCode } from './errors';
@@ -70,7 +70,7 @@ function checkFiles(files: unknown): files is PackageFile[] {
 export async function readLock(dir: string): Promise<LockFile | null> {
   let text: string;
   try {
-    text = await readFile(join(dir, LOCK_FILE), 'utf8');
+    text = readFileSync(join(dir, LOCK_FILE), 'utf8');
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return null;
     throw err;
@@ -123,10 +123,10 @@ export async function writeLock(dir: string, lock: LockFile): Promise<void> {
     unresolved: lock.unresolved,
   };
   try {
-    await writeFile(temp, `${JSON.stringify(ordered, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
-    await rename(temp, join(dir, LOCK_FILE));
+    writeFileSync(temp, `${JSON.stringify(ordered, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
+    renameSync(temp, join(dir, LOCK_FILE));
   } catch (err) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw err;
   }
 }

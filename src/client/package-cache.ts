@@ -2,9 +2,21 @@
 // the scope is a digest of the service URL and of the caller's token, so nothing read with one
 // identity is served to another. An entry appears only by renaming a complete `.partial-*` folder
 // into place, so no reader ever sees half of one; it is re-checked file by file on every use.
+// Folders, manifests and renames use synchronous calls (microseconds each), so they never wait in
+// libuv's pool behind the files being written; file contents are read and written asynchronously.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { unsafeReason } from '../skills/package/zip-reader';
 import { errnoCode } from './errors';
@@ -80,7 +92,7 @@ export class PackageCache {
   /** Creates the cache and scope folders (0700) when missing. */
   static async open(root: string, scope: string, holdings: Holdings): Promise<PackageCache> {
     const cache = new PackageCache(root, scope, holdings);
-    await mkdir(cache.scopeDir, { recursive: true, mode: 0o700 });
+    mkdirSync(cache.scopeDir, { recursive: true, mode: 0o700 });
     return cache;
   }
 
@@ -101,9 +113,9 @@ export class PackageCache {
   async manifest(hex: string, contentHash: string, name: string): Promise<CacheManifest | 'missing' | 'corrupt'> {
     let text: string;
     try {
-      text = await readFile(join(this.entryDir(hex), MANIFEST), 'utf8');
+      text = readFileSync(join(this.entryDir(hex), MANIFEST), 'utf8');
     } catch (err) {
-      if (errnoCode(err) === 'ENOENT') return (await exists(this.entryDir(hex))) ? 'corrupt' : 'missing';
+      if (errnoCode(err) === 'ENOENT') return existsSync(this.entryDir(hex)) ? 'corrupt' : 'missing';
       throw err;
     }
     try {
@@ -136,7 +148,7 @@ export class PackageCache {
       } catch (err) {
         const code = errnoCode(err);
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR') {
-          return (await exists(join(this.entryDir(hex), MANIFEST))) ? 'corrupt' : 'missing';
+          return existsSync(join(this.entryDir(hex), MANIFEST)) ? 'corrupt' : 'missing';
         }
         throw err;
       }
@@ -149,7 +161,11 @@ export class PackageCache {
   /** Marks the entry as just used, for the least-recently-used order. */
   async touch(hex: string): Promise<void> {
     const now = new Date();
-    await utimes(join(this.entryDir(hex), MANIFEST), now, now).catch(() => undefined);
+    try {
+      utimesSync(join(this.entryDir(hex), MANIFEST), now, now);
+    } catch {
+      // Evicted meanwhile: nothing to mark.
+    }
   }
 
   /** Takes the entry away at once (one rename), then deletes it. */
@@ -160,7 +176,7 @@ export class PackageCache {
   private async trash(path: string): Promise<void> {
     const aside = join(dirname(path), `.trash-${randomSuffix()}`);
     try {
-      await rename(path, aside);
+      renameSync(path, aside);
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return;
       throw err;
@@ -181,18 +197,19 @@ export class PackageCache {
   async publish(hex: string, contentHash: string, name: string, files: UnpackedFile[]): Promise<void> {
     // A partial left by a killed holder has another random name; eviction removes it.
     const partial = join(this.scopeDir, `.partial-${hex}-${randomSuffix()}`);
-    await mkdir(join(partial, FILES), { recursive: true, mode: 0o700 });
+    mkdirSync(join(partial, FILES), { recursive: true, mode: 0o700 });
     try {
       const made = new Set<string>([join(partial, FILES)]);
       for (const file of files) {
-        const target = join(partial, FILES, file.path);
-        const parent = dirname(target);
+        const parent = dirname(join(partial, FILES, file.path));
         if (!made.has(parent)) {
-          await mkdir(parent, { recursive: true, mode: 0o700 });
+          mkdirSync(parent, { recursive: true, mode: 0o700 });
           made.add(parent);
         }
-        await writeFile(target, file.data, { flag: 'wx', mode: 0o600 });
       }
+      await Promise.all(
+        files.map((file) => writeFile(join(partial, FILES, file.path), file.data, { flag: 'wx', mode: 0o600 })),
+      );
       const manifest: CacheManifest = {
         format: 1,
         content_hash: contentHash,
@@ -200,13 +217,13 @@ export class PackageCache {
         bytes: files.reduce((sum, f) => sum + f.size, 0),
         files: files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
       };
-      await writeFile(join(partial, MANIFEST), JSON.stringify(manifest), { flag: 'wx', mode: 0o600 });
-      await rename(partial, this.entryDir(hex));
+      writeFileSync(join(partial, MANIFEST), JSON.stringify(manifest), { flag: 'wx', mode: 0o600 });
+      renameSync(partial, this.entryDir(hex));
     } catch (err) {
       await rm(partial, { recursive: true, force: true });
       // Published by someone else meanwhile (a lock broken as stale while its holder still ran).
       const code = errnoCode(err);
-      if ((code === 'ENOTEMPTY' || code === 'EEXIST') && (await exists(this.entryDir(hex)))) return;
+      if ((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(this.entryDir(hex))) return;
       throw err;
     }
   }
@@ -221,9 +238,9 @@ export class PackageCache {
     if (!(await this.holdings.acquire(evictLock))) return;
     try {
       const entries: Array<{ scopeDir: string; hex: string; bytes: number; usedAt: number; pinned: boolean }> = [];
-      for (const scope of (await readdir(this.root)).filter((n) => SCOPE_NAME.test(n))) {
+      for (const scope of readdirSync(this.root).filter((n) => SCOPE_NAME.test(n))) {
         const scopeDir = join(this.root, scope);
-        const names = await readdir(scopeDir).catch(() => [] as string[]);
+        const names = listing(scopeDir);
         const leased = new Set<string>();
         for (const name of names) {
           const lease = LEASE_NAME.exec(name);
@@ -237,7 +254,7 @@ export class PackageCache {
           }
           if (!ENTRY_NAME.test(name)) continue;
           const pinned = leased.has(name) || (scopeDir === this.scopeDir && keep.has(name));
-          entries.push({ scopeDir, hex: name, pinned, ...(await entryUsage(join(scopeDir, name))) });
+          entries.push({ scopeDir, hex: name, pinned, ...entryUsage(join(scopeDir, name)) });
         }
       }
       // Entries in use stay, but still count against the bounds.
@@ -259,30 +276,27 @@ export class PackageCache {
 
 /** Checked again right before an entry goes: a sync may have started to read it since the scan. */
 async function hasLiveLease(scopeDir: string, hex: string): Promise<boolean> {
-  const names = await readdir(scopeDir).catch(() => [] as string[]);
-  for (const name of names) {
+  for (const name of listing(scopeDir)) {
     if (LEASE_NAME.exec(name)?.[1] === hex && (await isHeld(join(scopeDir, name)))) return true;
   }
   return false;
 }
 
 /** Bytes and last use of an entry; an unreadable manifest makes it the first to go. */
-async function entryUsage(dir: string): Promise<{ bytes: number; usedAt: number }> {
+function entryUsage(dir: string): { bytes: number; usedAt: number } {
   try {
     const path = join(dir, MANIFEST);
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    const bytes = (JSON.parse(text) as { bytes?: unknown }).bytes;
-    return { bytes: typeof bytes === 'number' ? bytes : 0, usedAt: info.mtimeMs };
+    const bytes = (JSON.parse(readFileSync(path, 'utf8')) as { bytes?: unknown }).bytes;
+    return { bytes: typeof bytes === 'number' ? bytes : 0, usedAt: statSync(path).mtimeMs };
   } catch {
     return { bytes: 0, usedAt: 0 };
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+function listing(dir: string): string[] {
   try {
-    await stat(path);
-    return true;
+    return readdirSync(dir);
   } catch {
-    return false;
+    return [];
   }
 }

@@ -1,7 +1,9 @@
 // The skill folders of DIR: `DIR/<name>/` is built beside it as `.partial-<name>-<rand>/` and
 // swapped in with two renames, so a reader sees the old copy or the new one, never a mix. Only
-// folders the lock lists are replaced or removed; nothing else in DIR is touched.
-import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+// folders the lock lists are replaced or removed; nothing else in DIR is touched. Folders and
+// renames are synchronous calls (microseconds), file contents asynchronous.
+import { lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ClientError, EXIT_FAILED, errnoCode } from './errors';
 import { randomSuffix } from './file-lock';
@@ -29,7 +31,7 @@ export class Stage {
     const target = join(this.path, file.path);
     const parent = dirname(target);
     if (!this.made.has(parent)) {
-      await mkdir(parent, { recursive: true });
+      mkdirSync(parent, { recursive: true });
       this.made.add(parent);
     }
     const handle = await open(target, 'wx', MODES[file.mode]);
@@ -42,10 +44,21 @@ export class Stage {
     }
   }
 
+  /** Writes every file, folders first, then the files all at once. */
+  async writeAll(files: Array<PackageFile & { data: Buffer }>): Promise<void> {
+    for (const parent of new Set(files.map((f) => dirname(join(this.path, f.path))))) {
+      if (!this.made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        this.made.add(parent);
+      }
+    }
+    await Promise.all(files.map((file) => this.write(file, file.data)));
+  }
+
   /** Empties the stage (after a cache entry failed its check half way). */
   async reset(): Promise<void> {
     await rm(this.path, { recursive: true, force: true });
-    await mkdir(this.path);
+    mkdirSync(this.path);
     this.made.clear();
     this.made.add(this.path);
   }
@@ -60,15 +73,15 @@ export class Stage {
     const old = join(this.dir, `.old-${this.name}-${randomSuffix()}`);
     let movedAside = false;
     try {
-      await rename(target, old);
+      renameSync(target, old);
       movedAside = true;
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') throw err;
     }
     try {
-      await rename(this.path, target);
+      renameSync(this.path, target);
     } catch (err) {
-      if (movedAside) await rename(old, target).catch(() => undefined);
+      if (movedAside) renameSync(old, target);
       throw err;
     }
     if (movedAside) await rm(old, { recursive: true, force: true });
@@ -79,26 +92,26 @@ export class SkillDir {
   constructor(readonly dir: string) {}
 
   async prepare(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true });
   }
 
   /** Removes what a killed sync left: staging folders, previous copies, lock temp files. */
   async cleanLeftovers(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
+    for (const name of readdirSync(this.dir)) {
       if (LEFTOVER.test(name) || LOCK_TEMP.test(name)) await rm(join(this.dir, name), { recursive: true, force: true });
     }
   }
 
   async stage(name: string): Promise<Stage> {
     const path = join(this.dir, `.partial-${name}-${randomSuffix()}`);
-    await mkdir(path);
+    mkdirSync(path);
     return new Stage(this.dir, name, path);
   }
 
   /** Whether something not listed in the lock sits where `name`'s folder would go. */
   async occupied(name: string): Promise<boolean> {
     try {
-      await lstat(join(this.dir, name));
+      lstatSync(join(this.dir, name));
       return true;
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return false;
@@ -109,24 +122,17 @@ export class SkillDir {
   /** Every file present as a regular file of its recorded size (the check of a warm sync). */
   async present(name: string, files: PackageFile[]): Promise<boolean> {
     const base = join(this.dir, name);
-    const checks = await Promise.all(
-      files.map(async (file) => {
-        try {
-          const info = await lstat(join(base, file.path));
-          return info.isFile() && info.size === file.size;
-        } catch {
-          return false;
-        }
-      }),
-    );
-    return checks.every(Boolean);
+    return files.every((file) => {
+      const info = lstatSync(join(base, file.path), { throwIfNoEntry: false });
+      return info !== undefined && info.isFile() && info.size === file.size;
+    });
   }
 
   /** Removes a folder the lock lists: renamed aside first, so it disappears at once. */
   async remove(name: string): Promise<void> {
     const aside = join(this.dir, `.old-${name}-${randomSuffix()}`);
     try {
-      await rename(join(this.dir, name), aside);
+      renameSync(join(this.dir, name), aside);
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return;
       throw new ClientError(EXIT_FAILED, `Cannot remove ${join(this.dir, name)}: ${errnoCode(err) ?? String(err)}`);

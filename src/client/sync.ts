@@ -205,12 +205,13 @@ class SyncRun {
     const cache = this.cache;
     const fromDownload = async (): Promise<{ from: From; files: PackageFile[] }> => {
       const files = await this.download(ref);
-      if (cache) {
-        await cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, files).catch((err: unknown) => {
-          this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
-        });
-      }
-      for (const file of files) await stage.write(file, file.data);
+      // The cache entry and the copy in DIR are written at once: neither waits for the other.
+      const publish = cache
+        ? cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, files).catch((err: unknown) => {
+            this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
+          })
+        : undefined;
+      await Promise.all([publish, stage.writeAll(files)]);
       return { from: 'download', files };
     };
     if (!cache) return fromDownload();
