@@ -1,7 +1,7 @@
 // The two calls the client makes, over Node's own HTTP with keep-alive: the task's skills and the
 // package downloads. Counts requests and package bytes; its errors never hold the token.
 import { Agent as HttpAgent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as Https from 'node:https';
 import { ClientError, EXIT_FAILED, errnoCode, errorMessage, UsageError } from './errors';
 
 export interface HttpAnswer {
@@ -49,7 +49,7 @@ export class ServiceClient {
   bytesDownloaded = 0;
   readonly root: ReturnType<typeof serviceRoot>;
   private readonly agent: HttpAgent;
-  private readonly https: boolean;
+  private readonly https: typeof Https | null;
 
   constructor(
     url: string,
@@ -57,16 +57,17 @@ export class ServiceClient {
     sockets: number,
   ) {
     this.root = serviceRoot(url);
-    this.https = this.root.origin.startsWith('https:');
     const options = { keepAlive: true, maxSockets: sockets };
-    this.agent = this.https ? new HttpsAgent(options) : new HttpAgent(options);
+    // TLS is loaded only for an https service, so a plain-HTTP sandbox does not pay for it at start.
+    this.https = this.root.origin.startsWith('https:') ? process.getBuiltinModule('node:https') : null;
+    this.agent = this.https ? new this.https.Agent(options) : new HttpAgent(options);
   }
 
   /** `path` below the API prefix, e.g. `/tasks/12/skills`. */
   get(path: string, options: GetOptions): Promise<HttpAnswer> {
     this.requests++;
     const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
-    const send = this.https ? httpsRequest : httpRequest;
+    const send = this.https ? this.https.request : httpRequest;
     return new Promise<HttpAnswer>((resolve, reject) => {
       let settled = false;
       const fail = (err: Error): void => {
