@@ -8,9 +8,9 @@ set -eu
 : "${SKILL_RESOLVER_TOKEN:?SKILL_RESOLVER_TOKEN is required}"
 export SKILL_RESOLVER_URL SKILL_RESOLVER_TOKEN
 SKILLS_DIR="${SKILLS_DIR:-$HOME/skills}"
-# From a skill-resolver checkout (npm ci && npm run build); elsewhere, e.g.
-# SKILL_RESOLVER="node /opt/skill-resolver/dist/src/client/cli.js".
-SKILL_RESOLVER="${SKILL_RESOLVER:-npx --offline skill-resolver}"
+# The package's command in this checkout (npm ci && npm run build), the one `npx skill-resolver`
+# runs, without npm's own start-up; elsewhere e.g. SKILL_RESOLVER=skill-resolver once installed.
+SKILL_RESOLVER="${SKILL_RESOLVER:-$(dirname "$0")/../bin/skill-resolver.js}"
 
 status=0
 $SKILL_RESOLVER sync --task "$TASK_ID" --dir "$SKILLS_DIR" --strict || status=$?

@@ -51,7 +51,13 @@ function limitsFrom(env: NodeJS.ProcessEnv): ClientPackageLimits {
   return limits;
 }
 
-const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < MIB) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / MIB).toFixed(1)} MiB`;
+}
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: ProgressEvent) => void {
   return (event) => {
@@ -62,13 +68,13 @@ function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: Progre
       case 'resolved':
         return io.stderr(
           event.notModified
-            ? `skill-resolver: task ${taskId}: ${event.total} skills, unchanged since the last sync\n`
-            : `skill-resolver: task ${taskId}: ${event.total} skills, ${event.toFetch} to fetch\n`,
+            ? `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, unchanged since the last sync\n`
+            : `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, ${event.toFetch} to fetch\n`,
         );
       case 'skill':
         return io.stderr(
           `skill-resolver: [${event.done}/${event.total}] ${event.name} v${event.version} from ${event.from} ` +
-            `(${mib(event.bytes)} downloaded)\n`,
+            `(${size(event.bytes)} downloaded)\n`,
         );
     }
   };
@@ -76,8 +82,9 @@ function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: Progre
 
 function syncSummary(result: SyncResult, dir: string): string {
   const lines = [
-    `skill-resolver: ${result.skills.length} skills in ${dir}, ${result.failed.length} failed, ` +
-      `${result.unresolved.length} unresolved; ${result.requests} requests, ${mib(result.bytes_downloaded)} downloaded\n`,
+    `skill-resolver: ${count(result.skills.length, 'skill')} in ${dir}, ${result.failed.length} failed, ` +
+      `${result.unresolved.length} unresolved; ${count(result.requests, 'request')}, ` +
+      `${size(result.bytes_downloaded)} downloaded\n`,
   ];
   for (const u of result.unresolved) {
     lines.push(
@@ -146,7 +153,7 @@ async function runVerify(args: string[], io: Io): Promise<number> {
     io.stderr(`skill-resolver: ${p.name}${p.path ? `/${p.path}` : ''}: ${p.problem}\n`);
   }
   io.stderr(
-    `skill-resolver: ${result.skills} skills, ${result.files} files checked: ` +
+    `skill-resolver: ${count(result.skills, 'skill')}, ${count(result.files, 'file')} checked: ` +
       `${result.problems.length === 0 ? 'all match the lock' : `${result.problems.length} problems`}\n`,
   );
   if (values.json) io.stdout(`${JSON.stringify(result)}\n`);
