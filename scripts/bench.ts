@@ -1,9 +1,11 @@
 // `npm run bench`: seeds throwaway databases at 10k and 100k skills, runs the built service on each
-// and prints one table comparing the task-resolution paths with the cheapest endpoints.
+// and prints one table comparing the task-resolution paths with the cheapest endpoints, then the
+// sandbox client's rows (bench/client-sync.ts).
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchClientSync } from './bench/client-sync';
 import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
 import { DatabaseHost, openDatabaseHost } from './bench/database';
 import { scenario } from './bench/endpoints';
@@ -11,7 +13,7 @@ import { LoadSettings, measure } from './bench/load';
 import { renderHeader, renderTable } from './bench/report';
 import { Reach, Resources, resources } from './bench/resources';
 import { seed } from './bench/seed';
-import { RunningService, startService } from './bench/service';
+import { BENCH_ADMIN_KEY, RunningService, startService } from './bench/service';
 import { loadTargets, probeTasks } from './bench/targets';
 
 const SMALL = 10_000;
@@ -118,8 +120,9 @@ async function main(): Promise<void> {
       skills: targets.skills.length,
       settings,
     });
+    const client = await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
     const footer = `run took ${since(started)} before cleanup`;
-    process.stdout.write([...header, '', renderTable(results, ratios), '', footer].join('\n') + '\n');
+    process.stdout.write([...header, '', renderTable(results, ratios), '', ...client, '', footer].join('\n') + '\n');
   } finally {
     await cleanUp();
   }

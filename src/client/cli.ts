@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// The `skill-resolver` command (CONTRACT §10): `sync` and `verify`, progress on stderr, `--json`
+// on stdout, the exit codes of errors.ts. Run as `npx skill-resolver` or `node dist/src/client/cli.js`.
+import { parseArgs } from 'node:util';
+import { ClientError, EXIT_FAILED, EXIT_USAGE, errorMessage, UsageError } from './errors';
+import { ClientPackageLimits, DEFAULT_PACKAGE_LIMITS, defaultCacheDir, LIMIT_VARIABLES } from './limits';
+import { ProgressEvent, sync, SyncResult } from './sync';
+import { verify, VerifyResult } from './verify';
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const USAGE = `Usage:
+  skill-resolver sync --task ID --dir DIR [--preload-only] [--cache DIR | --no-cache] [--strict] [--json]
+                      [--cache-max-entries N] [--cache-max-bytes N[KiB|MiB|GiB]] [--quiet] [--url URL] [--token TOKEN]
+  skill-resolver verify --dir DIR [--json]
+
+Configuration: SKILL_RESOLVER_URL and SKILL_RESOLVER_TOKEN (a task token or an API key), or --url and
+--token; SKILL_RESOLVER_CACHE_DIR or --cache (default: $XDG_CACHE_HOME/skill-resolver, else
+~/.cache/skill-resolver).
+
+Exit codes: 0 done, 1 error (HTTP, network, file system), 2 usage, 3 unresolved names with --strict,
+4 integrity (a package or a file that does not match its hash or breaks the package rules).
+`;
+
+const MIB = 1024 * 1024;
+const UNITS: Record<string, number> = { '': 1, k: 1024, kib: 1024, m: MIB, mib: MIB, g: 1024 * MIB, gib: 1024 * MIB };
+
+function wholeNumber(flag: string, raw: string | undefined, units = false): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(\d{1,15})\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
+  if (!match || unit === undefined || (!units && unit !== 1)) {
+    throw new UsageError(`${flag} must be a whole number${units ? ' of bytes (KiB, MiB and GiB allowed)' : ''}`);
+  }
+  return Number(match[1]) * unit;
+}
+
+/** The package limits, raised or lowered by the service's own variables when the deployment changed them. */
+function limitsFrom(env: NodeJS.ProcessEnv): ClientPackageLimits {
+  const limits = { ...DEFAULT_PACKAGE_LIMITS };
+  for (const [key, variable] of Object.entries(LIMIT_VARIABLES) as Array<[keyof ClientPackageLimits, string]>) {
+    const raw = env[variable]?.trim();
+    if (!raw) continue;
+    const value = wholeNumber(variable, raw);
+    if (!value) throw new UsageError(`${variable} must be a positive whole number`);
+    limits[key] = value;
+  }
+  return limits;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < MIB) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / MIB).toFixed(1)} MiB`;
+}
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: ProgressEvent) => void {
+  return (event) => {
+    if (event.kind === 'warning') return io.stderr(`skill-resolver: warning: ${event.message}\n`);
+    if (event.kind === 'failed') return io.stderr(`skill-resolver: ${event.name} failed: ${event.message}\n`);
+    if (quiet) return;
+    switch (event.kind) {
+      case 'resolved':
+        return io.stderr(
+          event.notModified
+            ? `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, unchanged since the last sync\n`
+            : `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, ${event.toFetch} to fetch\n`,
+        );
+      case 'skill':
+        return io.stderr(
+          `skill-resolver: [${event.done}/${event.total}] ${event.name} v${event.version} from ${event.from} ` +
+            `(${size(event.bytes)} downloaded)\n`,
+        );
+    }
+  };
+}
+
+function syncSummary(result: SyncResult, dir: string): string {
+  const lines = [
+    `skill-resolver: ${count(result.skills.length, 'skill')} in ${dir}, ${result.failed.length} failed, ` +
+      `${result.unresolved.length} unresolved; ${count(result.requests, 'request')}, ` +
+      `${size(result.bytes_downloaded)} downloaded\n`,
+  ];
+  for (const u of result.unresolved) {
+    lines.push(
+      `skill-resolver: unresolved: ${u.name}${u.reason ? ` (${u.reason}${u.source ? ` from ${u.source}` : ''})` : ''}\n`,
+    );
+  }
+  return lines.join('');
+}
+
+async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      task: { type: 'string' },
+      dir: { type: 'string' },
+      'preload-only': { type: 'boolean' },
+      cache: { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+      'cache-max-entries': { type: 'string' },
+      'cache-max-bytes': { type: 'string' },
+    },
+  });
+  if (values.task === undefined) throw new UsageError('sync needs --task ID');
+  if (!values.dir) throw new UsageError('sync needs --dir DIR');
+  if (values.cache !== undefined && values['no-cache'])
+    throw new UsageError('--cache and --no-cache exclude each other');
+  const taskId = wholeNumber('--task', values.task);
+  const result = await sync({
+    url: values.url ?? env.SKILL_RESOLVER_URL?.trim() ?? '',
+    token: values.token ?? env.SKILL_RESOLVER_TOKEN?.trim() ?? '',
+    taskId: taskId ?? 0,
+    dir: values.dir,
+    preloadOnly: values['preload-only'] === true,
+    cacheDir: values['no-cache'] ? false : (values.cache ?? defaultCacheDir(env)),
+    strict: values.strict === true,
+    cacheMaxEntries: wholeNumber('--cache-max-entries', values['cache-max-entries']),
+    cacheMaxBytes: wholeNumber('--cache-max-bytes', values['cache-max-bytes'], true),
+    limits: limitsFrom(env),
+    onProgress: progressPrinter(io, values.quiet === true, taskId ?? 0),
+  });
+  if (!values.quiet || result.exitCode !== 0) io.stderr(syncSummary(result, values.dir));
+  if (values.json) {
+    const { fingerprint, skills, unresolved, requests, bytes_downloaded, failed } = result;
+    io.stdout(`${JSON.stringify({ fingerprint, skills, unresolved, requests, bytes_downloaded, failed })}\n`);
+  }
+  return result.exitCode;
+}
+
+async function runVerify(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: { dir: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  if (!values.dir) throw new UsageError('verify needs --dir DIR');
+  const result: VerifyResult = await verify({ dir: values.dir });
+  for (const p of result.problems) {
+    io.stderr(`skill-resolver: ${p.name}${p.path ? `/${p.path}` : ''}: ${p.problem}\n`);
+  }
+  io.stderr(
+    `skill-resolver: ${count(result.skills, 'skill')}, ${count(result.files, 'file')} checked: ` +
+      `${result.problems.length === 0 ? 'all match the lock' : `${result.problems.length} problems`}\n`,
+  );
+  if (values.json) io.stdout(`${JSON.stringify(result)}\n`);
+  return result.exitCode;
+}
+
+/** Runs one command and answers its exit code; never throws. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'sync':
+        return await runSync(rest, env, io);
+      case 'verify':
+        return await runVerify(rest, io);
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return 0;
+      default:
+        throw new UsageError(command ? `Unknown command ${JSON.stringify(command)}` : 'No command given');
+    }
+  } catch (err) {
+    if (err instanceof ClientError) {
+      io.stderr(`skill-resolver: error: ${err.message}\n`);
+      if (err.exitCode === EXIT_USAGE) io.stderr(`\n${USAGE}`);
+      return err.exitCode;
+    }
+    // parseArgs rejects unknown or malformed options with a TypeError carrying ERR_PARSE_ARGS_*.
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`skill-resolver: error: ${errorMessage(err)}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    io.stderr(`skill-resolver: error: ${errorMessage(err)}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+/** The command on this process: its arguments, environment and streams; sets the exit code. */
+export function run(): void {
+  void main(process.argv.slice(2), process.env, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+if (require.main === module) run();

@@ -1,0 +1,679 @@
+// The sandbox client (CONTRACT §10) as a sandbox runs it: the built `skill-resolver` command in a
+// child process, with a task token, against the real app on a real port, through a proxy that
+// counts every request and can hold, cut or tamper with an answer.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sync as syncLibrary } from '../../src/client';
+import {
+  cacheEntries,
+  cliEnv,
+  entryIsSound,
+  finished,
+  Proxy,
+  runCli,
+  sha256Hex,
+  spawnCli,
+  tree,
+} from '../support/client-harness';
+import { withClient } from '../support/database';
+import { Scenario } from '../support/scenario';
+import { publish, publishVersion } from '../support/skills';
+import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+import { buildZip, ZipEntryInput } from '../support/zip-builder';
+
+const REPO = join(__dirname, '..', '..');
+
+function skillPackage(name: string, text: string, extra: ZipEntryInput[] = []): Buffer {
+  return buildZip([
+    { path: `${name}/SKILL.md`, data: `---\nname: ${name}\ndescription: ${text}\n---\n# ${name}\n${text}\n` },
+    ...extra,
+  ]);
+}
+
+describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
+  let t: TestApp;
+  let s: Scenario;
+  let alice: TestUser;
+  let proxy: Proxy;
+  let url: string;
+  let work: string;
+  let home: string;
+  const skills: Record<string, any> = {};
+  let ghost: any;
+  let task: any;
+  let token: string;
+
+  /** The DIR and cache most scenarios share, as one sandbox host would. */
+  let dir: string;
+  let cache: string;
+
+  async function newSkill(name: string, text: string, extra: ZipEntryInput[] = []): Promise<any> {
+    const res = await publish(t, alice, skillPackage(name, text, extra));
+    expect(res.status).toBe(201);
+    skills[name] = res.body;
+    return res.body;
+  }
+
+  async function newVersion(name: string, text: string, extra: ZipEntryInput[] = []): Promise<any> {
+    const res = await publishVersion(t, alice, skills[name].id, skillPackage(name, text, extra));
+    expect(res.status).toBe(201);
+    skills[name] = res.body;
+    return res.body;
+  }
+
+  async function mint(taskId: number): Promise<string> {
+    const res = await t.http.post(`/api/tasks/${taskId}/tokens`).set(as(alice.key)).send({});
+    expect(res.status).toBe(201);
+    return res.body.token;
+  }
+
+  /** A task whose one ghost lists `names`; returns it with a token for it. */
+  async function taskWith(
+    label: string,
+    names: string[],
+    preload: string[] = [],
+  ): Promise<{ task: any; token: string; ghost: any }> {
+    const made = await s.teamWithGhost(alice, label, names, preload);
+    const created = await s.task(alice, { team_id: made.team.id });
+    return { task: created, token: await mint(created.id), ghost: made.ghost };
+  }
+
+  async function manifest(name: string): Promise<Array<{ path: string; size: number; sha256: string; mode: string }>> {
+    const res = await t.http.get(`/api/skills/${skills[name].id}/manifest`).set(as(alice.key));
+    expect(res.status).toBe(200);
+    return res.body.files;
+  }
+
+  function env(extra: Record<string, string> = {}, tok = token): Record<string, string> {
+    return cliEnv(home, { SKILL_RESOLVER_URL: url, SKILL_RESOLVER_TOKEN: tok, ...extra });
+  }
+
+  function sync(target: string, cacheDir: string, args: string[] = [], taskId = task.id, tok = token) {
+    return runCli(
+      ['sync', '--task', String(taskId), '--dir', target, '--cache', cacheDir, '--json', ...args],
+      env({}, tok),
+    );
+  }
+
+  function lockOf(target: string): any {
+    return JSON.parse(readFileSync(join(target, '.skill-resolver.lock.json'), 'utf8'));
+  }
+
+  /** What DIR/<name> must hold: the manifest's files, with 0755 or 0644. */
+  async function expectMaterialised(target: string, name: string): Promise<void> {
+    const files = await manifest(name);
+    expect(tree(join(target, name))).toEqual(
+      files
+        .map((f) => ({ path: f.path, sha256: f.sha256, mode: f.mode === '755' ? 0o755 : 0o644 }))
+        .sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
+  }
+
+  function entryOf(cacheDir: string, name: string): string {
+    const hex = skills[name].latest_version.content_hash.slice(7);
+    const found = cacheEntries(cacheDir).entries.find((e) => e.endsWith(hex));
+    if (!found) throw new Error(`no cache entry for ${name}`);
+    return join(cacheDir, found);
+  }
+
+  const fresh = (label: string): string => mkdtempSync(join(work, `${label}-`));
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = new Scenario(t);
+    await new Promise<void>((done) => t.app.getHttpServer().listen(0, '127.0.0.1', done));
+    proxy = new Proxy((t.app.getHttpServer().address() as AddressInfo).port);
+    url = await proxy.start();
+    work = mkdtempSync(join(tmpdir(), 'sr-client-'));
+    home = fresh('home');
+    dir = join(work, 'skills');
+    cache = join(work, 'cache');
+    alice = await createUser(t, 'alice');
+    await newSkill('alpha', 'Runs a script.', [
+      { path: 'alpha/scripts/run.sh', data: '#!/bin/sh\necho alpha\n', mode: 0o100755 },
+      { path: 'alpha/references/guide.md', data: '# Guide\n'.repeat(200) },
+    ]);
+    await newSkill('beta', 'Writes documents.', [{ path: 'beta/template.txt', data: randomBytes(4096) }]);
+    await newSkill('gamma', 'Reads logs.');
+    ({ task, token, ghost } = await taskWith('sandbox', ['alpha', 'beta', 'gamma'], ['alpha']));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await t?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+  beforeEach(() => proxy.reset());
+
+  it('usage errors exit 2 with the reason, before any request', async () => {
+    const d = fresh('usage');
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [[], env(), /No command given/],
+      [['fetch'], env(), /Unknown command "fetch"/],
+      [['sync', '--dir', d], env(), /--task/],
+      [['sync', '--task', 'seven', '--dir', d], env(), /--task must be a whole number/],
+      [['sync', '--task', '0', '--dir', d], env(), /positive integer/],
+      [['sync', '--task', String(task.id)], env(), /--dir/],
+      [['sync', '--task', String(task.id), '--dir', d, '--frobnicate'], env(), /frobnicate/],
+      [['sync', '--task', String(task.id), '--dir', d, '--cache-max-bytes', '12XB'], env(), /--cache-max-bytes/],
+      [
+        ['sync', '--task', String(task.id), '--dir', d],
+        cliEnv(home, { SKILL_RESOLVER_URL: url }),
+        /SKILL_RESOLVER_TOKEN/,
+      ],
+      [
+        ['sync', '--task', String(task.id), '--dir', d],
+        cliEnv(home, { SKILL_RESOLVER_TOKEN: token }),
+        /SKILL_RESOLVER_URL/,
+      ],
+      [['sync', '--task', String(task.id), '--dir', d, '--url', 'ftp://x'], env(), /http/],
+      [['verify'], env(), /--dir/],
+    ];
+    for (const [args, environment, message] of cases) {
+      const run = await runCli(args, environment);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toContain('Usage:');
+      expect(run.stderr).not.toContain(token);
+    }
+    expect(proxy.log).toEqual([]);
+  });
+
+  it('a wrong token exits 1 with a clear message that never holds the token; so does a task it may not read', async () => {
+    const wrong = `srt_${randomBytes(32).toString('base64url')}`;
+    const refused = await sync(fresh('wrong'), cache, [], task.id, wrong);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused the credentials \(401 \(UNAUTHENTICATED/);
+    expect(refused.stderr + refused.stdout).not.toContain(wrong);
+    const other = await s.task(alice, { team_id: task.team_id });
+    const elsewhere = await sync(fresh('elsewhere'), cache, [], other.id);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toMatch(
+      new RegExp(`task ${other.id} does not exist or these credentials may not read it`),
+    );
+    expect(elsewhere.stderr).not.toContain(token);
+    const unreachable = await runCli(
+      ['sync', '--task', String(task.id), '--dir', fresh('down'), '--url', 'http://127.0.0.1:9'],
+      env(),
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/Cannot reach the service at http:\/\/127.0.0.1:9: ECONNREFUSED/);
+  });
+
+  it('cold sync: every ref downloaded, checked and unpacked into DIR with its modes; the lock and the cache written', async () => {
+    const run = await sync(dir, cache);
+    expect(run.code).toBe(0);
+    const resolved = await s.skills(alice, task.id);
+    expect(run.json).toEqual({
+      fingerprint: resolved.fingerprint,
+      skills: ['alpha', 'beta', 'gamma'].map((name) => ({
+        name,
+        version: 1,
+        content_hash: skills[name].latest_version.content_hash,
+        from: 'download',
+      })),
+      unresolved: [],
+      requests: 4,
+      bytes_downloaded: proxy.downloads().reduce((sum, r) => sum + r.bytes, 0),
+      failed: [],
+    });
+    expect(proxy.log.map((r) => `${r.path} ${r.status}`).sort()).toEqual(
+      [
+        `/api/tasks/${task.id}/skills 200`,
+        ...['alpha', 'beta', 'gamma'].map((n) => `/api/skills/${skills[n].id}/download?version=1 200`),
+      ].sort(),
+    );
+    expect(run.stderr).toMatch(/\[3\/3\] \w+ v1 from download/);
+    for (const name of ['alpha', 'beta', 'gamma']) await expectMaterialised(dir, name);
+    expect(statSync(join(dir, 'alpha', 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
+
+    const lock = lockOf(dir);
+    expect(lock).toEqual({
+      url,
+      task_id: task.id,
+      preload_only: false,
+      fingerprint: resolved.fingerprint,
+      skills: Object.fromEntries(
+        await Promise.all(
+          ['alpha', 'beta', 'gamma'].map(async (name) => [
+            name,
+            {
+              skill_id: skills[name].id,
+              version: 1,
+              content_hash: skills[name].latest_version.content_hash,
+              files: await manifest(name),
+            },
+          ]),
+        ),
+      ),
+      unresolved: [],
+    });
+
+    // The cache: one entry per package, folders 0700 and files 0600, nothing but entries left.
+    const { entries, others } = cacheEntries(cache);
+    expect(entries).toHaveLength(3);
+    expect(others).toEqual([]);
+    const modes = (path: string): void => {
+      const info = statSync(path);
+      if (info.isDirectory()) {
+        expect({ path, mode: info.mode & 0o777 }).toEqual({ path, mode: 0o700 });
+        for (const name of readdirSync(path)) modes(join(path, name));
+      } else {
+        expect({ path, mode: info.mode & 0o777 }).toEqual({ path, mode: 0o600 });
+      }
+    };
+    modes(cache);
+    for (const entry of entries) expect(entryIsSound(join(cache, entry))).toBe(true);
+  });
+
+  it('warm sync: exactly one request, answered 304, and no download', async () => {
+    const run = await sync(dir, cache);
+    expect(run.code).toBe(0);
+    expect(proxy.log).toEqual([{ method: 'GET', path: `/api/tasks/${task.id}/skills`, status: 304, bytes: 0 }]);
+    expect(run.json).toEqual(expect.objectContaining({ requests: 1, bytes_downloaded: 0, failed: [] }));
+    expect(run.json.skills.map((x: any) => x.from)).toEqual(['cache', 'cache', 'cache']);
+    expect(run.stderr).toMatch(/unchanged since the last sync/);
+  });
+
+  it('the library does the same in-process', async () => {
+    const result = await syncLibrary({ url, token, taskId: task.id, dir, cacheDir: cache });
+    expect(result).toEqual(expect.objectContaining({ requests: 1, bytes_downloaded: 0, exitCode: 0, failed: [] }));
+    expect(result.skills.map((x) => x.name)).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('verify: 0 on a synced folder, 4 after an edit or an added file; a sync puts back a changed size from the cache', async () => {
+    const verify = (): Promise<any> => runCli(['verify', '--dir', dir, '--json'], env());
+    expect((await verify()).code).toBe(0);
+
+    const skillMd = join(dir, 'beta', 'SKILL.md');
+    const original = readFileSync(skillMd);
+    const flipped = Buffer.from(original);
+    flipped[0] ^= 0x20;
+    writeFileSync(skillMd, flipped);
+    let run = await verify();
+    expect(run.code).toBe(4);
+    expect(run.json.problems).toEqual([{ name: 'beta', path: 'SKILL.md', problem: 'sha256' }]);
+    writeFileSync(skillMd, original);
+    writeFileSync(join(dir, 'gamma', 'injected.sh'), 'echo injected\n');
+    run = await verify();
+    expect(run.code).toBe(4);
+    expect(run.json.problems).toEqual([{ name: 'gamma', path: 'injected.sh', problem: 'extra' }]);
+    rmSync(join(dir, 'gamma', 'injected.sh'));
+    expect((await verify()).code).toBe(0);
+
+    // A file whose size changed fails the warm check: the sync asks again and rebuilds from the cache.
+    appendFileSync(skillMd, 'more\n');
+    expect((await verify()).stderr).toMatch(/beta\/SKILL\.md: size/);
+    run = await sync(dir, cache);
+    expect(run.code).toBe(0);
+    expect(proxy.log.map((r) => r.status)).toEqual([304, 200]);
+    expect(proxy.downloads()).toEqual([]);
+    expect(run.json.skills.find((x: any) => x.name === 'beta').from).toBe('cache');
+    expect((await verify()).code).toBe(0);
+  });
+
+  it('a skill updated between syncs: only it is downloaded', async () => {
+    await newVersion('beta', 'Writes better documents.', [{ path: 'beta/template.txt', data: randomBytes(2048) }]);
+    const run = await sync(dir, cache);
+    expect(run.code).toBe(0);
+    expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills.beta.id}/download?version=2`]);
+    expect(run.json.skills).toEqual([
+      expect.objectContaining({ name: 'alpha', version: 1, from: 'cache' }),
+      expect.objectContaining({ name: 'beta', version: 2, from: 'download' }),
+      expect.objectContaining({ name: 'gamma', version: 1, from: 'cache' }),
+    ]);
+    await expectMaterialised(dir, 'beta');
+    expect(lockOf(dir).skills.beta.version).toBe(2);
+  });
+
+  it("a skill removed from the task: its folder goes, the user's own files in DIR stay", async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'mine\n');
+    mkdirSync(join(dir, 'my-tools'));
+    writeFileSync(join(dir, 'my-tools', 'tool.sh'), 'echo mine\n');
+    await s.put(alice, `/api/ghosts/${ghost.id}`, {
+      name: ghost.name,
+      namespace: 'default',
+      skills: ['alpha', 'beta'],
+      preload_skills: ['alpha'],
+    });
+    const run = await sync(dir, cache);
+    expect(run.code).toBe(0);
+    expect(proxy.downloads()).toEqual([]);
+    expect(existsSync(join(dir, 'gamma'))).toBe(false);
+    expect(Object.keys(lockOf(dir).skills)).toEqual(['alpha', 'beta']);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(dir, 'my-tools', 'tool.sh'), 'utf8')).toBe('echo mine\n');
+  });
+
+  it('--preload-only materialises the preload refs alone', async () => {
+    const target = fresh('preload');
+    const run = await sync(target, cache, ['--preload-only']);
+    expect(run.code).toBe(0);
+    expect(run.json.skills.map((x: any) => x.name)).toEqual(['alpha']);
+    expect(lockOf(target).preload_only).toBe(true);
+    expect(existsSync(join(target, 'beta'))).toBe(false);
+  });
+
+  it('a corrupt cache entry is detected, deleted and fetched again once', async () => {
+    const entry = entryOf(cache, 'alpha');
+    const guide = join(entry, 'files', 'references', 'guide.md');
+    const bytes = readFileSync(guide);
+    bytes[10] ^= 0x01;
+    writeFileSync(guide, bytes);
+    const target = fresh('refetch');
+    const run = await sync(target, cache);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/The cached copy of alpha \(sha256:[0-9a-f]{64}\) failed its check; fetching it again/);
+    expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills.alpha.id}/download?version=1`]);
+    expect(run.json.skills).toEqual([
+      expect.objectContaining({ name: 'alpha', from: 'download' }),
+      expect.objectContaining({ name: 'beta', from: 'cache' }),
+    ]);
+    expect(entryIsSound(entryOf(cache, 'alpha'))).toBe(true);
+    await expectMaterialised(target, 'alpha');
+
+    // A file missing from an entry is the same story.
+    rmSync(join(entryOf(cache, 'beta'), 'files', 'template.txt'));
+    proxy.reset();
+    const again = await sync(fresh('refetch'), cache);
+    expect(again.code).toBe(0);
+    expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills.beta.id}/download?version=2`]);
+  });
+
+  it('a tampered download exits 4 and leaves the previous copy in place', async () => {
+    const before = tree(join(dir, 'alpha'));
+    await newVersion('alpha', 'Runs a newer script.', [
+      { path: 'alpha/scripts/run.sh', data: '#!/bin/sh\necho alpha 2\n', mode: 0o100755 },
+    ]);
+    proxy.rules.tamper = (path) => path.startsWith(`/api/skills/${skills.alpha.id}/download`);
+    const run = await sync(dir, cache);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/The package of alpha v2 does not match its content hash/);
+    expect(run.json.failed).toEqual([expect.objectContaining({ name: 'alpha', exit_code: 4 })]);
+    expect(tree(join(dir, 'alpha'))).toEqual(before);
+    const lock = lockOf(dir);
+    expect(lock.fingerprint).toBeNull();
+    expect(lock.skills.alpha.version).toBe(1);
+    expect(cacheEntries(cache).entries.some((e) => e.endsWith(skills.alpha.latest_version.content_hash.slice(7)))).toBe(
+      false,
+    );
+    expect((await runCli(['verify', '--dir', dir], env())).code).toBe(0);
+
+    proxy.reset();
+    const healed = await sync(dir, cache);
+    expect(healed.code).toBe(0);
+    expect(proxy.log[0]).toEqual(expect.objectContaining({ status: 200 }));
+    expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills.alpha.id}/download?version=2`]);
+    await expectMaterialised(dir, 'alpha');
+    expect(lockOf(dir).fingerprint).toBe((await s.skills(alice, task.id)).fingerprint);
+  });
+
+  describe('hostile packages already in the store', () => {
+    let hostile: { task: any; token: string };
+    const outside = (): string => join(work, 'outside');
+    const cases = (): Array<[string, Buffer]> => {
+      const md: ZipEntryInput = { path: 'hostile/SKILL.md', data: '---\nname: hostile\ndescription: x\n---\n' };
+      const escape = (path: string): ZipEntryInput => ({ path, data: 'escaped\n' });
+      return [
+        ['a ".." path', buildZip([md, escape('hostile/../../outside/dotdot.txt')])],
+        ['an absolute path', buildZip([md, escape(`${outside()}/absolute.txt`)])],
+        ['a backslash path', buildZip([md, escape('hostile\\..\\..\\outside\\backslash.txt')])],
+        ['a symbolic link', buildZip([md, { path: 'hostile/link', data: outside(), mode: 0o120777 }])],
+        ['an entry outside the skill folder', buildZip([md, escape('outside/stray.txt')])],
+        ['another skill folder', buildZip([{ ...md, path: 'other/SKILL.md' }])],
+        ['a file past the ratio', buildZip([md, { path: 'hostile/zeros.bin', data: Buffer.alloc(8 * 1024 * 1024) }])],
+        ['two names that fold together', buildZip([md, escape('hostile/A.txt'), escape('hostile/a.txt')])],
+      ];
+    };
+
+    beforeAll(async () => {
+      mkdirSync(outside(), { recursive: true });
+      await newSkill('hostile', 'Looks harmless.');
+      hostile = await taskWith('hostile', ['hostile']);
+    });
+
+    it('each is refused with exit 4: nothing is written outside DIR, nothing enters DIR or the cache', async () => {
+      const target = fresh('hostile');
+      const hostileCache = fresh('hostile-cache');
+      for (const [title, zip] of cases()) {
+        const hash = `sha256:${sha256Hex(zip)}`;
+        await withClient(t.db.url, async (c) => {
+          await c.query(
+            'INSERT INTO skill_blobs (content_hash, data, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+            [hash, zip, zip.length],
+          );
+          await c.query('UPDATE skill_versions SET content_hash = $1 WHERE skill_id = $2 AND version = 1', [
+            hash,
+            skills.hostile.id,
+          ]);
+        });
+        t.changed();
+        const run = await sync(target, hostileCache, [], hostile.task.id, hostile.token);
+        expect({ title, code: run.code }).toEqual({ title, code: 4 });
+        expect(run.stderr).toMatch(/The package of hostile is refused: /);
+        expect(run.json.failed).toEqual([expect.objectContaining({ name: 'hostile', exit_code: 4 })]);
+        expect(tree(outside())).toEqual([]);
+        expect(tree(target).map((f) => f.path)).toEqual(['.skill-resolver.lock.json']);
+        expect(cacheEntries(hostileCache).entries).toEqual([]);
+      }
+    });
+  });
+
+  it('--strict: an unresolved name exits 3; without it, 0 with the name reported', async () => {
+    await newSkill('doomed', 'Will be deleted.');
+    const strict = await taskWith('strict', ['beta', 'doomed']);
+    expect((await t.http.delete(`/api/skills/${skills.doomed.id}?force=true`).set(as(alice.key))).status).toBe(204);
+    const target = fresh('strict');
+    const lenient = await sync(target, cache, [], strict.task.id, strict.token);
+    expect(lenient.code).toBe(0);
+    expect(lenient.json.unresolved).toEqual([{ name: 'doomed', source: 'ghost', reason: 'DELETED' }]);
+    expect(lenient.stderr).toMatch(/unresolved: doomed \(DELETED from ghost\)/);
+    expect(existsSync(join(target, 'beta', 'SKILL.md'))).toBe(true);
+    const strictRun = await sync(target, cache, ['--strict'], strict.task.id, strict.token);
+    expect(strictRun.code).toBe(3);
+    expect(strictRun.json.requests).toBe(1);
+    expect(lockOf(target).unresolved).toEqual([{ name: 'doomed', source: 'ghost', reason: 'DELETED' }]);
+  });
+
+  it('two syncs sharing a cache download each package once', async () => {
+    const shared = fresh('shared-cache');
+    proxy.rules.delayMs = (path) => (path.includes('/download') ? 300 : 0);
+    const [one, two] = await Promise.all([sync(fresh('one'), shared), sync(fresh('two'), shared)]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const perPackage = new Map<string, number>();
+    for (const r of proxy.downloads()) perPackage.set(r.path, (perPackage.get(r.path) ?? 0) + 1);
+    expect([...perPackage.values()]).toEqual([1, 1]);
+    const froms = [...one.json.skills, ...two.json.skills].map((x: any) => x.from).sort();
+    expect(froms).toEqual(['cache', 'cache', 'download', 'download']);
+    expect(cacheEntries(shared).entries).toHaveLength(2);
+  });
+
+  it('at most 8 downloads run at once', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `many-${i + 1}`);
+    for (const name of names) await newSkill(name, `One of many (${name}).`);
+    const many = await taskWith('many', names);
+    proxy.rules.delayMs = (path) => (path.includes('/download') ? 150 : 0);
+    const run = await sync(fresh('many'), fresh('many-cache'), [], many.task.id, many.token);
+    expect(run.code).toBe(0);
+    expect(proxy.downloads()).toHaveLength(12);
+    expect(proxy.maxDownloadsInFlight).toBe(8);
+  });
+
+  it('a sync killed with SIGKILL at any point leaves nothing a later sync trusts', async () => {
+    const killCache = fresh('kill-cache');
+    const target = fresh('kill');
+    const args = ['sync', '--task', String(task.id), '--dir', target, '--cache', killCache, '--json'];
+    const check = (): void => {
+      // Every entry a later sync could find is whole.
+      for (const entry of cacheEntries(killCache).entries) {
+        expect({ entry, sound: entryIsSound(join(killCache, entry)) }).toEqual({ entry, sound: true });
+      }
+    };
+    const killWhen = async (
+      rules: typeof proxy.rules,
+      match: (path: string) => boolean,
+      afterMs = 0,
+    ): Promise<void> => {
+      proxy.reset();
+      const child = spawnCli(args, env());
+      const done = finished(child);
+      proxy.rules = {
+        ...rules,
+        onRequest: (path) => {
+          if (match(path)) setTimeout(() => child.kill('SIGKILL'), afterMs);
+        },
+      };
+      const result = await done;
+      expect(result.signal).toBe('SIGKILL');
+      check();
+    };
+    // While the task's skills are asked for; while a download is cut half way (the lock is held).
+    await killWhen({ delayMs: () => 200 }, (p) => p.endsWith('/skills'));
+    await killWhen({ stall: (p) => p.includes('/download') }, (p) => p.includes('/download'), 150);
+    // And at moments spread over a whole run, from cold and from a warm cache.
+    for (let ms = 10; ms <= 300; ms += 10) {
+      if (ms % 20 === 0) rmSync(killCache, { recursive: true, force: true });
+      proxy.reset();
+      const child = spawnCli(args, env());
+      const done = finished(child);
+      setTimeout(() => child.kill('SIGKILL'), ms);
+      await done;
+      check();
+    }
+    proxy.reset();
+    const after = await runCli(args, env());
+    expect(after.code).toBe(0);
+    expect((await runCli(['verify', '--dir', target], env())).code).toBe(0);
+    check();
+    for (const name of ['alpha', 'beta']) await expectMaterialised(target, name);
+    expect(readFileSync(join(target, '.skill-resolver.lock.json'), 'utf8')).toContain(
+      (await s.skills(alice, task.id)).fingerprint,
+    );
+  });
+
+  describe('eviction', () => {
+    let evict: { task: any; token: string; ghost: any };
+    const evictCache = (): string => join(work, 'evict-cache');
+    const scopeDir = (): string => join(evictCache(), cacheEntries(evictCache()).entries[0].split('/')[0]);
+    const hexOf = (name: string): string => skills[name].latest_version.content_hash.slice(7);
+    const held = (): string[] =>
+      cacheEntries(evictCache())
+        .entries.map((e) => Object.keys(skills).find((n) => e.endsWith(hexOf(n))))
+        .sort() as string[];
+    const use = async (names: string[], args: string[] = []): Promise<any> => {
+      await s.put(alice, `/api/ghosts/${evict.ghost.id}`, {
+        name: evict.ghost.name,
+        namespace: 'default',
+        skills: names,
+      });
+      const run = await sync(fresh('evict'), evictCache(), args, evict.task.id, evict.token);
+      expect(run.code).toBe(0);
+      return run;
+    };
+    const lastUsed = (name: string, secondsAgo: number): void => {
+      const when = new Date(Date.now() - secondsAgo * 1000);
+      utimesSync(join(scopeDir(), hexOf(name), 'manifest.json'), when, when);
+    };
+
+    beforeAll(async () => {
+      for (const n of ['e1', 'e2', 'e3', 'e4'])
+        await newSkill(n, `Evictable ${n}.`, [{ path: `${n}/data.bin`, data: randomBytes(100_000) }]);
+      evict = await taskWith('evict', ['e1']);
+    });
+
+    it('by entries: the least recently used go first, those in use stay', async () => {
+      await use(['e1']);
+      await use(['e2']);
+      await use(['e3']);
+      expect(held()).toEqual(['e1', 'e2', 'e3']);
+      lastUsed('e1', 300);
+      lastUsed('e3', 200);
+      lastUsed('e2', 100);
+      await use(['e4'], ['--cache-max-entries', '2']);
+      expect(held()).toEqual(['e2', 'e4']);
+      // In use by this sync: kept even when the bound is below what the set needs.
+      await use(['e1', 'e2', 'e3'], ['--cache-max-entries', '1']);
+      expect(held()).toEqual(['e1', 'e2', 'e3']);
+    });
+
+    it('by bytes, and never an entry another live process holds a lease on', async () => {
+      lastUsed('e1', 300);
+      lastUsed('e2', 200);
+      // A lease held by this (live) process on e1.
+      const lease = join(scopeDir(), `${hexOf('e1')}.lease-${'a'.repeat(12)}`);
+      const ns = readlinkSync('/proc/self/ns/pid');
+      writeFileSync(lease, JSON.stringify({ pid: process.pid, host: hostname(), ns, nonce: 'test' }));
+      const oneEntry = String(100_000 + 1_000);
+      await use(['e4'], ['--cache-max-bytes', oneEntry]);
+      expect(held()).toEqual(['e1', 'e4']);
+      rmSync(lease);
+      await use(['e4'], ['--cache-max-bytes', oneEntry]);
+      expect(held()).toEqual(['e4']);
+    });
+  });
+
+  it("the client's import graph holds no Nest, TypeORM or pg, only the client and the package reader", async () => {
+    const script = [
+      `require(${JSON.stringify(join(REPO, 'dist/src/client/index.js'))});`,
+      `require(${JSON.stringify(join(REPO, 'dist/src/client/cli.js'))});`,
+      'process.stdout.write(JSON.stringify(Object.keys(require.cache)));',
+    ].join('');
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = await finished(child);
+    expect(run.code).toBe(0);
+    const loaded: string[] = run.json;
+    expect(loaded.length).toBeGreaterThan(5);
+    const outsideClient = loaded
+      .map((p) => p.slice(REPO.length + 1))
+      .filter((p) => !/^dist\/src\/(client|skills\/package)\/[a-z-]+\.js$/.test(p));
+    expect(outsideClient).toEqual([]);
+    expect(loaded.filter((p) => /node_modules|@nestjs|typeorm|[/\\]pg[/\\]/.test(p))).toEqual([]);
+  });
+
+  it("the README's sandbox entrypoint syncs, verifies and starts the agent", async () => {
+    const script = readFileSync(join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'utf8');
+    expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(`\`\`\`sh\n${script}\`\`\``);
+    const skillsDir = join(fresh('entrypoint'), 'skills');
+    const child = spawn('sh', [join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'ls', skillsDir], {
+      cwd: REPO,
+      env: {
+        ...env({ TASK_ID: String(task.id), SKILLS_DIR: skillsDir }),
+        npm_config_cache: fresh('npm-cache'),
+        npm_config_update_notifier: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run = await finished(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('alpha\nbeta\n');
+    expect(run.stderr).toMatch(/2 skills in .*, 0 failed, 0 unresolved/);
+    expect(run.stderr).toMatch(/2 skills, \d+ files checked: all match the lock/);
+  });
+
+  it('runs as `npx skill-resolver` from the repository, with nothing fetched', async () => {
+    // A fresh npm cache, as on a clean machine: npx links the repository itself (its `bin`), offline.
+    const child = spawn('npx', ['--offline', 'skill-resolver', '--help'], {
+      cwd: REPO,
+      env: { ...process.env, npm_config_cache: fresh('npm-cache'), npm_config_update_notifier: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run = await finished(child);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^Usage:\n {2}skill-resolver sync --task ID --dir DIR/);
+  });
+});

@@ -1,0 +1,183 @@
+// Running the built sandbox client as a sandbox does (a child process), in front of the real app
+// on a real port through a small proxy that counts requests, can hold them, and can flip a byte.
+import { ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export const CLI = join(__dirname, '..', '..', 'dist', 'src', 'client', 'cli.js');
+
+export interface ProxyRecord {
+  method: string;
+  path: string;
+  status: number;
+  bytes: number;
+}
+
+export interface ProxyRules {
+  /** Flips one byte in the middle of the body of matching responses. */
+  tamper?: (path: string) => boolean;
+  /** Holds matching requests this long before forwarding them. */
+  delayMs?: (path: string) => number;
+  /** Sends the head and half the body of matching responses, then nothing more. */
+  stall?: (path: string) => boolean;
+  /** Called when a request arrives (before it is forwarded). */
+  onRequest?: (path: string) => void;
+}
+
+export class Proxy {
+  log: ProxyRecord[] = [];
+  rules: ProxyRules = {};
+  /** The most downloads in flight at once since the last reset. */
+  maxDownloadsInFlight = 0;
+  private downloadsInFlight = 0;
+  private server: Server | undefined;
+  port = 0;
+
+  constructor(private readonly upstreamPort: number) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.forward(req, res));
+    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
+    this.port = (this.server.address() as AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Forgets the log and the rules. */
+  reset(): void {
+    this.log = [];
+    this.rules = {};
+    this.maxDownloadsInFlight = 0;
+  }
+
+  downloads(): ProxyRecord[] {
+    return this.log.filter((r) => r.path.includes('/download'));
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((done) => this.server!.close(() => done()));
+  }
+
+  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = req.url ?? '/';
+    this.rules.onRequest?.(path);
+    if (path.includes('/download')) {
+      this.maxDownloadsInFlight = Math.max(this.maxDownloadsInFlight, ++this.downloadsInFlight);
+      res.once('close', () => this.downloadsInFlight--);
+    }
+    const delay = this.rules.delayMs?.(path) ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const upstream = request(
+      { host: '127.0.0.1', port: this.upstreamPort, method: req.method, path, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          this.log.push({ method: req.method ?? 'GET', path, status: answer.statusCode ?? 0, bytes: body.length });
+          if (this.rules.tamper?.(path) && body.length > 0) body[body.length >> 1] ^= 0x01;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          if (this.rules.stall?.(path)) {
+            res.write(body.subarray(0, body.length >> 1));
+            return;
+          }
+          res.end(body);
+        });
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** The environment of a sandbox: nothing from the test process but PATH and a HOME of its own. */
+export function cliEnv(home: string, env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...env };
+}
+
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function finished(child: ChildProcess): Promise<CliRun> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout?.on('data', (c: Buffer) => out.push(c));
+  child.stderr?.on('data', (c: Buffer) => err.push(c));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      resolve({ code, signal, stdout, stderr: Buffer.concat(err).toString('utf8'), json: parsed(stdout) });
+    });
+  });
+}
+
+function parsed(stdout: string): unknown {
+  try {
+    return stdout.trim() ? JSON.parse(stdout) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return finished(spawnCli(args, env));
+}
+
+export const sha256Hex = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+/** Every file under `dir` (relative paths, sorted), with its bytes' digest and mode bits. */
+export function tree(dir: string, prefix = ''): Array<{ path: string; sha256: string; mode: number }> {
+  const found: Array<{ path: string; sha256: string; mode: number }> = [];
+  for (const name of readdirSync(join(dir, prefix)).sort()) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    const info = statSync(join(dir, rel));
+    if (info.isDirectory()) found.push(...tree(dir, rel));
+    else found.push({ path: rel, sha256: sha256Hex(readFileSync(join(dir, rel))), mode: info.mode & 0o777 });
+  }
+  return found;
+}
+
+/** Every entry folder (`<scope>/<64 hex>`) of a cache, and the other names found beside them. */
+export function cacheEntries(cache: string): { entries: string[]; others: string[] } {
+  const entries: string[] = [];
+  const others: string[] = [];
+  if (!existsSync(cache)) return { entries, others };
+  const scopes = readdirSync(cache);
+  for (const scope of scopes) {
+    if (!/^[0-9a-f]{32}$/.test(scope)) {
+      others.push(scope);
+      continue;
+    }
+    for (const name of readdirSync(join(cache, scope))) {
+      if (/^[0-9a-f]{64}$/.test(name)) entries.push(join(scope, name));
+      else others.push(join(scope, name));
+    }
+  }
+  return { entries: entries.sort(), others: others.sort() };
+}
+
+/** Checks a cache entry the way a sync does: its manifest, then every file's size and digest. */
+export function entryIsSound(entryDir: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(entryDir, 'manifest.json'), 'utf8'));
+    return manifest.files.every((f: { path: string; size: number; sha256: string }) => {
+      const data = readFileSync(join(entryDir, 'files', f.path));
+      return data.length === f.size && sha256Hex(data) === f.sha256;
+    });
+  } catch {
+    return false;
+  }
+}
