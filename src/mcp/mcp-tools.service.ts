@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { Injectable, ValidationPipe } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -131,6 +132,11 @@ async function readAtMost(stream: Readable, max: number): Promise<Buffer | null>
 @Injectable()
 export class McpTools {
   private readonly pipe: ValidationPipe = createValidationPipe();
+  /**
+   * Validates what a client answers to server requests (elicitation), which these tools never
+   * send. Each server would build its own Ajv instance, half the cost of a request: one is shared.
+   */
+  private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   constructor(
     private readonly resolution: TaskResolutionService,
@@ -146,7 +152,7 @@ export class McpTools {
   server(principal: Principal, origin: string): McpServer {
     const server = new McpServer(
       { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator },
     );
     const add = <S extends z.ZodObject>(
       tool: ToolSpec<S>,
