@@ -393,6 +393,9 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       await expect(client.connect(transport('srk_wrong-key'))).rejects.toThrow(/401/);
       const raw = await post(JSON.stringify(initialize), as('srk_wrong-key'));
       expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      // The other header the API takes works here too.
+      const apiKey = await post(JSON.stringify(initialize), { authorization: '', 'x-api-key': alice.key });
+      expect(apiKey.status).toBe(200);
     });
 
     it('answers a malformed JSON-RPC message with a JSON-RPC error, and a body that is not JSON with 400', async () => {

@@ -62,9 +62,16 @@ function packageFiles(t: TestApp): SkillFileSource {
   };
 }
 
-/** Binds the stand-ins on the running app (or unbinds them); the next MCP request sees the change. */
+const booted = new WeakMap<McpSources, Pick<McpSources, 'search' | 'files'>>();
+
+/**
+ * Binds the stand-ins on the running app, or restores what it booted with; the next MCP request
+ * sees the change.
+ */
 export function bindDiscoveryStandIns(t: TestApp, bound: boolean): void {
   const sources = t.app.get(McpSources);
-  sources.search = bound ? listSearch(t) : null;
-  sources.files = bound ? packageFiles(t) : null;
+  if (!booted.has(sources)) booted.set(sources, { search: sources.search, files: sources.files });
+  const { search, files } = bound ? { search: listSearch(t), files: packageFiles(t) } : booted.get(sources)!;
+  sources.search = search;
+  sources.files = files;
 }
