@@ -18,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
@@ -56,6 +57,7 @@ export class AppModule {
         TasksModule,
         ResolutionModule,
         AuditModule,
+        McpModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

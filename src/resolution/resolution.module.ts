@@ -13,5 +13,6 @@ import { TaskToolPolicyService } from './task-tool-policy.service';
   imports: [SkillsModule, TasksModule],
   controllers: [TaskSkillsController, TaskToolPolicyController, SkillDownloadsController],
   providers: [TaskResolutionService, ExecutionRequestsService, SkillDownloadsService, TaskToolPolicyService],
+  exports: [TaskResolutionService, TaskToolPolicyService, SkillDownloadsService],
 })
 export class ResolutionModule {}

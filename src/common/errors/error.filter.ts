@@ -11,6 +11,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',

@@ -1,0 +1,82 @@
+// What the MCP tools read that other features serve. Each source is the service an HTTP route
+// uses, bound in McpModule, so a tool answers exactly what its route answers. Search and single
+// files are optional: until a service is bound, find_skills and read_skill_file are not offered.
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import type { Principal, UserPrincipal } from '../auth/principal';
+import type { ManifestDto } from '../skills/dto/skill.dto';
+
+export const MCP_SKILL_MANIFESTS = Symbol('MCP_SKILL_MANIFESTS');
+export const MCP_SKILL_SEARCH = Symbol('MCP_SKILL_SEARCH');
+export const MCP_SKILL_FILES = Symbol('MCP_SKILL_FILES');
+
+/** A manifest as `GET /api/skills/{id}/manifest` answers it (with the SKILL.md text where served). */
+export type SkillManifest = ManifestDto & { skill_md?: string | null };
+
+/** `GET /api/skills/{id}/manifest?version=`: the same answer and the same DomainErrors. */
+export interface SkillManifestSource {
+  manifest(principal: Principal, skillId: number, version: number | undefined): Promise<SkillManifest>;
+}
+
+/** The parameters of `GET /api/skills/search`, already checked against its bounds. */
+export interface SkillSearchInput {
+  q: string;
+  limit?: number;
+  min_score?: number;
+}
+
+export interface SkillSearchHit {
+  skill_id: number;
+  name: string;
+  description: string;
+  namespace: string;
+  is_public: boolean;
+  version: number;
+  content_hash: string;
+  allowed_tools: string[] | null;
+  score: number;
+}
+
+/** The answer of `GET /api/skills/search` (CONTRACT §8.1). */
+export interface SkillSearchAnswer {
+  items: SkillSearchHit[];
+  query: string;
+}
+
+/** `GET /api/skills/search` for a user (tokens never reach it). */
+export interface SkillSearchSource {
+  search(caller: UserPrincipal, input: SkillSearchInput): Promise<SkillSearchAnswer>;
+}
+
+/** One file of a version, opened with the access and version rules of the single-file route. */
+export interface OpenedSkillFile {
+  skill_id: number;
+  /** The version read: the one asked for, else the route's default (latest; a token's resolved one). */
+  version: number;
+  path: string;
+  size: number;
+  /** Bare hex, as in the manifest. */
+  sha256: string;
+  /** The `Content-Type` the single-file route sends for it. */
+  content_type: string;
+  /** The file's bytes; destroyed unread when the tool does not return them. */
+  stream: Readable;
+}
+
+/** `GET /api/skills/{id}/files/{path}?version=`: the same access, the same DomainErrors (404s). */
+export interface SkillFileSource {
+  open(principal: Principal, skillId: number, path: string, version: number | undefined): Promise<OpenedSkillFile>;
+}
+
+/**
+ * The sources bound at boot; `search` and `files` stay null while no provider binds them. Read at
+ * every request, so the e2e tests can bind stand-ins for the optional ones on a running app.
+ */
+@Injectable()
+export class McpSources {
+  constructor(
+    @Inject(MCP_SKILL_MANIFESTS) public manifests: SkillManifestSource,
+    @Optional() @Inject(MCP_SKILL_SEARCH) public search: SkillSearchSource | null = null,
+    @Optional() @Inject(MCP_SKILL_FILES) public files: SkillFileSource | null = null,
+  ) {}
+}

@@ -1,0 +1,96 @@
+import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
+import { DomainError } from '../common/errors/domain-error';
+import { ApiErrors, ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ApiAuth } from '../common/http/api-auth.decorator';
+import { JsonRpcRequestDto, JsonRpcResponseDto } from './dto/json-rpc.dto';
+import { McpEndpoint } from './mcp-endpoint.service';
+
+function methodNotAllowed(res: Response): never {
+  res.setHeader('Allow', 'POST');
+  throw new DomainError('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: send JSON-RPC messages with POST');
+}
+
+/** The MCP endpoint (CONTRACT §9.1): the same credentials, logging and metrics as every route. */
+@ApiTags('mcp')
+@Controller('mcp')
+export class McpController {
+  constructor(private readonly endpoint: McpEndpoint) {}
+
+  @Post()
+  @AllowTaskToken()
+  // Tool calls only read: they leave the caches valid, as tool-check does.
+  @ReadOnlyRoute()
+  @ApiAuth()
+  @ApiOperation({
+    summary:
+      'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST (initialize, tools/list, tools/call), answered as JSON. Send Accept: application/json, text/event-stream',
+  })
+  @ApiBody({ type: JsonRpcRequestDto })
+  @ApiOkResponse({ description: 'The JSON-RPC response', type: JsonRpcResponseDto })
+  @ApiResponse({ status: 202, description: 'A notification or response was accepted (no body)' })
+  @ApiResponse({
+    status: 406,
+    description: 'A JSON-RPC error: the Accept header does not take both application/json and text/event-stream',
+    type: JsonRpcResponseDto,
+  })
+  @ApiResponse({
+    status: 415,
+    description: 'A JSON-RPC error: the body is not application/json',
+    type: JsonRpcResponseDto,
+  })
+  @ApiExtraModels(ErrorResponseDto, JsonRpcResponseDto)
+  @ApiResponse({
+    status: 400,
+    description:
+      'BAD_REQUEST, VALIDATION_FAILED in the error shape: a body that is not JSON, or not a JSON object within the limits of every JSON body; a JSON-RPC error: a JSON object that is no JSON-RPC message',
+    content: {
+      'application/json': {
+        schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(JsonRpcResponseDto) }] },
+      },
+    },
+  })
+  @ApiErrors([
+    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
+    { status: 429, codes: ['RATE_LIMITED'], when: 'too many failed authentications from this address' },
+  ])
+  async post(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.endpoint.handle(principal, req, res);
+  }
+
+  @Get()
+  @AllowTaskToken()
+  @ApiAuth()
+  @ApiOperation({ summary: 'Not supported: the endpoint is stateless and opens no event stream (405)' })
+  @ApiErrors([
+    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
+    { status: 405, codes: ['METHOD_NOT_ALLOWED'], when: 'for every authenticated caller; Allow: POST' },
+  ])
+  get(@Res({ passthrough: true }) res: Response): never {
+    return methodNotAllowed(res);
+  }
+
+  @Delete()
+  @AllowTaskToken()
+  @ApiAuth()
+  @ApiOperation({ summary: 'Not supported: the endpoint is stateless and has no session to end (405)' })
+  @ApiErrors([
+    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
+    { status: 405, codes: ['METHOD_NOT_ALLOWED'], when: 'for every authenticated caller; Allow: POST' },
+  ])
+  remove(@Res({ passthrough: true }) res: Response): never {
+    return methodNotAllowed(res);
+  }
+}

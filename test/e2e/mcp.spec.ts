@@ -1,0 +1,461 @@
+// The MCP endpoint (CONTRACT §9.1) as agents use it: the SDK's own Client and Streamable HTTP
+// transport against the real app on a real port. Every tool's answer is compared with the JSON of
+// the HTTP route it stands for, as the same caller; errors are isError results with the same code.
+import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { bindDiscoveryStandIns } from '../support/mcp-sources';
+import { listen, rawRequest } from '../support/raw-http';
+import { Scenario } from '../support/scenario';
+import { publishSkill } from '../support/skills';
+import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+
+const MCP_ACCEPT = 'application/json, text/event-stream';
+const TASK_TOOLS = ['get_task_skills', 'get_skill_manifest', 'check_tools'];
+
+const READER_MD = '# Reader\n\nRead references/guide.md before you start.\n';
+const GUIDE = '# Guide\n\nStep one: read. Step two: résumé.\n';
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(256)]);
+/** Text over 1 MiB that still compresses little (the package limits refuse a high ratio). */
+const BIG_TEXT = randomBytes(800 * 1024).toString('base64');
+
+describe('MCP endpoint (CONTRACT §9.1)', () => {
+  let t: TestApp;
+  let s: Scenario;
+  let port: number;
+  let alice: TestUser;
+  let bob: TestUser;
+  let reader: any;
+  let writer: any;
+  let bobsSkill: any;
+  let task: any;
+  let bobsTask: any;
+  let token: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = new Scenario(t);
+    port = await listen(t);
+    [alice, bob] = await Promise.all(['alice', 'bob'].map((n) => createUser(t, n)));
+    reader = await publishSkill(
+      t,
+      alice,
+      'reader',
+      {},
+      {
+        frontmatter:
+          'name: reader\ndescription: Reads the guide.\nallowed-tools: Read Bash(python *)\nmetadata:\n  requires:\n    bins: [python3]',
+        body: READER_MD,
+        files: { 'references/guide.md': GUIDE, 'assets/logo.png': PNG, 'data/big.txt': BIG_TEXT },
+      },
+    );
+    writer = await publishSkill(
+      t,
+      alice,
+      'writer',
+      {},
+      {
+        frontmatter: 'name: writer\ndescription: Writes notes.\nallowed-tools: Read',
+      },
+    );
+    bobsSkill = await publishSkill(t, bob, 'secret', {}, { description: "Bob's own skill." });
+    const { team } = await s.teamWithGhost(alice, 'team-a', ['reader', 'writer'], ['reader']);
+    task = await s.task(alice, { team_id: team.id, title: 'audit' });
+    const bobs = await s.teamWithGhost(bob, 'team-b', ['secret']);
+    bobsTask = await s.task(bob, { team_id: bobs.team.id });
+    token = (await s.post(alice, `/api/tasks/${task.id}/tokens`, {})).token;
+  });
+
+  afterEach(() => bindDiscoveryStandIns(t, false));
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await t.close();
+  });
+
+  function transport(key: string): StreamableHTTPClientTransport {
+    return new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/api/mcp`), {
+      requestInit: { headers: as(key) },
+    });
+  }
+
+  async function connect(key: string): Promise<Client> {
+    const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+    await client.connect(transport(key));
+    clients.push(client);
+    return client;
+  }
+
+  async function call(key: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const client = await connect(key);
+    return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  }
+
+  function text(result: CallToolResult): string {
+    expect(result.content).toHaveLength(1);
+    const [content] = result.content;
+    if (content.type !== 'text') throw new Error(`expected text content, got ${content.type}`);
+    return content.text;
+  }
+
+  /** A successful result: its structuredContent, and a text rendering beside it. */
+  function structured(result: CallToolResult): any {
+    expect(result.isError).toBeFalsy();
+    expect(text(result).length).toBeGreaterThan(0);
+    return result.structuredContent;
+  }
+
+  /** An error result: {code, message[, details]} with the message as text; returns the structure. */
+  function toolError(result: CallToolResult, code: string): any {
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual(expect.objectContaining({ code }));
+    const { message } = result.structuredContent as { message: string | string[] };
+    expect(text(result)).toBe(Array.isArray(message) ? message.join('; ') : message);
+    return result.structuredContent;
+  }
+
+  /** The same error as the HTTP route answered: code, message and details. */
+  function sameError(result: CallToolResult, http: { status: number; body: any }): void {
+    expect(http.status).toBeGreaterThanOrEqual(400);
+    const { code, message, details } = http.body;
+    expect(toolError(result, code)).toEqual({ code, message, ...(details ? { details } : {}) });
+  }
+
+  describe('tools/list', () => {
+    it('shows a user the task tools, with JSON Schema inputs and descriptions for a model', async () => {
+      const { tools } = await (await connect(alice.key)).listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(TASK_TOOLS);
+      for (const tool of tools) {
+        expect(tool.description!.length).toBeGreaterThan(100);
+        expect(tool.annotations).toEqual(expect.objectContaining({ readOnlyHint: true, destructiveHint: false }));
+      }
+      const taskSkills = tools.find((tool) => tool.name === 'get_task_skills')!;
+      expect(taskSkills.inputSchema).toEqual(
+        expect.objectContaining({
+          type: 'object',
+          properties: { task_id: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }) },
+          required: ['task_id'],
+          additionalProperties: false,
+        }),
+      );
+      const checkTools = tools.find((tool) => tool.name === 'check_tools')!;
+      expect(checkTools.inputSchema.properties).toEqual(
+        expect.objectContaining({
+          skills: expect.objectContaining({ type: 'array', maxItems: 256 }),
+          tools: expect.objectContaining({ type: 'array', maxItems: 512 }),
+          call: expect.objectContaining({ type: 'object', required: ['tool'] }),
+        }),
+      );
+    });
+
+    it('shows all five tools once search and single files are bound, in the order of §9.1', async () => {
+      bindDiscoveryStandIns(t, true);
+      const { tools } = await (await connect(alice.key)).listTools();
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'find_skills',
+        'get_task_skills',
+        'get_skill_manifest',
+        'read_skill_file',
+        'check_tools',
+      ]);
+    });
+
+    it('never shows a task token find_skills (users only)', async () => {
+      expect((await (await connect(token)).listTools()).tools.map((tool) => tool.name)).toEqual(TASK_TOOLS);
+      bindDiscoveryStandIns(t, true);
+      expect((await (await connect(token)).listTools()).tools.map((tool) => tool.name)).toEqual([
+        'get_task_skills',
+        'get_skill_manifest',
+        'read_skill_file',
+        'check_tools',
+      ]);
+    });
+  });
+
+  describe('get_task_skills', () => {
+    it('answers GET /api/tasks/{id}/skills, for a user and for the task token', async () => {
+      for (const key of [alice.key, token]) {
+        const http = await s.get(key, `/api/tasks/${task.id}/skills`);
+        const result = await call(key, 'get_task_skills', { task_id: task.id });
+        expect(structured(result)).toEqual(http);
+        expect(http.skills).toEqual(['reader', 'writer']);
+        expect(text(result)).toContain(
+          `- reader [preload]: skill ${reader.id} v1, personal; tools Read Bash(python *)`,
+        );
+      }
+    });
+
+    it('answers NOT_FOUND "Task not found" for a task the caller may not read, or that does not exist', async () => {
+      for (const [key, id] of [
+        [alice.key, bobsTask.id],
+        [alice.key, 999_999],
+        [token, bobsTask.id],
+      ] as const) {
+        const http = await t.http.get(`/api/tasks/${id}/skills`).set(as(key));
+        expect(http.body.message).toBe('Task not found');
+        sameError(await call(key, 'get_task_skills', { task_id: id }), http);
+      }
+    });
+
+    it('refuses inputs outside the schema as VALIDATION_FAILED, listing every problem', async () => {
+      const client = await connect(alice.key);
+      const bad = async (args: Record<string, unknown>) =>
+        toolError(
+          (await client.callTool({ name: 'get_task_skills', arguments: args })) as CallToolResult,
+          'VALIDATION_FAILED',
+        ).message;
+      expect(await bad({})).toEqual(['task_id must be a positive 32-bit integer']);
+      expect(await bad({ task_id: 0 })).toEqual(['task_id must be a positive 32-bit integer']);
+      expect(await bad({ task_id: 2 ** 31 })).toEqual(['task_id must be a positive 32-bit integer']);
+      expect(await bad({ task_id: String(task.id) })).toEqual(['task_id must be a positive 32-bit integer']);
+      expect(await bad({ task_id: 1.5, extra: true })).toEqual([
+        'task_id must be a positive 32-bit integer',
+        'property extra should not exist',
+      ]);
+    });
+  });
+
+  describe('get_skill_manifest', () => {
+    it('answers GET /api/skills/{id}/manifest, latest or a given version', async () => {
+      const latest = await s.get(alice, `/api/skills/${reader.id}/manifest`);
+      const result = await call(alice.key, 'get_skill_manifest', { skill_id: reader.id });
+      expect(structured(result)).toEqual(latest);
+      expect(text(result)).toContain('references/guide.md');
+      const v1 = await call(alice.key, 'get_skill_manifest', { skill_id: writer.id, version: 1 });
+      expect(structured(v1)).toEqual(await s.get(alice, `/api/skills/${writer.id}/manifest?version=1`));
+    });
+
+    it('answers NOT_FOUND for a skill the caller may not read and for a missing version', async () => {
+      const unreadable = await t.http.get(`/api/skills/${bobsSkill.id}/manifest`).set(as(alice.key));
+      sameError(await call(alice.key, 'get_skill_manifest', { skill_id: bobsSkill.id }), unreadable);
+      const missing = await t.http.get(`/api/skills/${reader.id}/manifest?version=7`).set(as(alice.key));
+      sameError(await call(alice.key, 'get_skill_manifest', { skill_id: reader.id, version: 7 }), missing);
+    });
+
+    it('answers a task token what the manifest route answers it, in its set and outside', async () => {
+      for (const id of [reader.id, bobsSkill.id]) {
+        const http = await t.http.get(`/api/skills/${id}/manifest`).set(as(token));
+        const result = await call(token, 'get_skill_manifest', { skill_id: id });
+        if (http.status === 200) expect(structured(result)).toEqual(http.body);
+        else sameError(result, http);
+      }
+      const outside = await call(token, 'get_skill_manifest', { skill_id: bobsSkill.id });
+      expect(toolError(outside, 'NOT_FOUND')).toBeTruthy();
+    });
+  });
+
+  describe('check_tools', () => {
+    it('answers POST /api/tasks/{id}/tool-check, for a user and for the task token', async () => {
+      const bodies = [
+        {},
+        { skills: ['reader', 'writer'] },
+        { skills: ['reader'], tools: ['Bash', 'Read', 'Write'], call: { tool: 'Bash', command: 'python a.py' } },
+        { skills: ['reader', 'writer'], call: { tool: 'Bash', command: 'python a.py' } },
+      ];
+      for (const key of [alice.key, token]) {
+        for (const body of bodies) {
+          const http = await s.post(key, `/api/tasks/${task.id}/tool-check`, body, 200);
+          expect(structured(await call(key, 'check_tools', { task_id: task.id, ...body }))).toEqual(http);
+        }
+      }
+      const refused = await call(token, 'check_tools', {
+        task_id: task.id,
+        skills: ['reader', 'writer'],
+        call: { tool: 'Bash', command: 'python a.py' },
+      });
+      expect(refused.structuredContent).toEqual(
+        expect.objectContaining({ call: { allowed: false, code: 'TOOL_NOT_ALLOWED', denied_by: ['writer'] } }),
+      );
+      expect(text(refused)).toContain('The call is refused: TOOL_NOT_ALLOWED by writer.');
+    });
+
+    it("answers the route's VALIDATION_FAILED (details included) and its DTO rules", async () => {
+      const unknown = { skills: ['reader', 'nope'] };
+      const http = await t.http.post(`/api/tasks/${task.id}/tool-check`).set(as(alice.key)).send(unknown);
+      expect(http.body.details).toEqual(expect.objectContaining({ unknown_skills: ['nope'] }));
+      sameError(await call(alice.key, 'check_tools', { task_id: task.id, ...unknown }), http);
+      // 6,000 characters fit the schema; 18,000 bytes of UTF-8 break the DTO's byte limit.
+      const long = { call: { tool: 'Bash', command: '€'.repeat(6000) } };
+      const tooLong = await t.http.post(`/api/tasks/${task.id}/tool-check`).set(as(alice.key)).send(long);
+      sameError(await call(alice.key, 'check_tools', { task_id: task.id, ...long }), tooLong);
+      const shape = await call(alice.key, 'check_tools', { task_id: task.id, skills: 'reader', call: { command: 1 } });
+      expect(toolError(shape, 'VALIDATION_FAILED').message).toEqual([
+        'skills must be a list of strings',
+        'call.tool must be a string of 1-256 characters',
+        'call.command must be a string',
+      ]);
+    });
+
+    it('answers NOT_FOUND for a task the caller may not read (a token: any other task)', async () => {
+      for (const key of [alice.key, token]) {
+        const http = await t.http.post(`/api/tasks/${bobsTask.id}/tool-check`).set(as(key)).send({});
+        sameError(await call(key, 'check_tools', { task_id: bobsTask.id }), http);
+      }
+    });
+  });
+
+  describe('find_skills and read_skill_file, on the stand-ins of their services', () => {
+    beforeEach(() => bindDiscoveryStandIns(t, true));
+
+    it('find_skills answers the search service JSON, with bounds checked first', async () => {
+      const result = await call(alice.key, 'find_skills', { query: 'reads', limit: 5 });
+      expect(structured(result)).toEqual({
+        items: [expect.objectContaining({ skill_id: reader.id, name: 'reader', version: 1 })],
+        query: 'reads',
+      });
+      expect(text(result)).toContain(`- reader (skill ${reader.id} v1, personal, score 1): Reads the guide.`);
+      const client = await connect(alice.key);
+      for (const args of [
+        { query: '' },
+        { query: 'x'.repeat(257) },
+        { query: 'a', limit: 51 },
+        { query: 'a', min_score: 2 },
+      ]) {
+        toolError(
+          (await client.callTool({ name: 'find_skills', arguments: args })) as CallToolResult,
+          'VALIDATION_FAILED',
+        );
+      }
+    });
+
+    it('a task token cannot call find_skills', async () => {
+      const result = await call(token, 'find_skills', { query: 'reads' });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain('find_skills not found');
+    });
+
+    it('read_skill_file answers a text file as text, for a user and for the task token', async () => {
+      const manifest = await s.get(alice, `/api/skills/${reader.id}/manifest`);
+      const guide = manifest.files.find((f: { path: string }) => f.path === 'references/guide.md');
+      for (const key of [alice.key, token]) {
+        const result = await call(key, 'read_skill_file', { skill_id: reader.id, path: 'references/guide.md' });
+        expect(structured(result)).toEqual({
+          skill_id: reader.id,
+          version: 1,
+          path: 'references/guide.md',
+          size: guide.size,
+          sha256: guide.sha256,
+          content_type: 'text/markdown; charset=utf-8',
+          text: GUIDE,
+        });
+        expect(text(result)).toBe(GUIDE);
+      }
+    });
+
+    it('read_skill_file refuses a binary or larger file, naming its download URL', async () => {
+      const binary = await call(alice.key, 'read_skill_file', {
+        skill_id: reader.id,
+        path: 'assets/logo.png',
+        version: 1,
+      });
+      const url = `http://127.0.0.1:${port}/api/skills/${reader.id}/files/assets/logo.png?version=1`;
+      expect(toolError(binary, 'FILE_NOT_TEXT').message).toBe(
+        `assets/logo.png is not UTF-8 text (application/octet-stream): download it from ${url} with the same Authorization header`,
+      );
+      const big = await call(alice.key, 'read_skill_file', { skill_id: reader.id, path: 'data/big.txt' });
+      expect(toolError(big, 'FILE_NOT_TEXT').message).toContain(
+        `over the 1 MiB read_skill_file returns as text: download it from http://127.0.0.1:${port}/api/skills/${reader.id}/files/data/big.txt?version=1`,
+      );
+    });
+
+    it('read_skill_file answers NOT_FOUND outside what the caller may read', async () => {
+      toolError(await call(alice.key, 'read_skill_file', { skill_id: bobsSkill.id, path: 'SKILL.md' }), 'NOT_FOUND');
+      toolError(await call(token, 'read_skill_file', { skill_id: bobsSkill.id, path: 'SKILL.md' }), 'NOT_FOUND');
+      toolError(
+        await call(token, 'read_skill_file', { skill_id: reader.id, path: 'SKILL.md', version: 2 }),
+        'NOT_FOUND',
+      );
+    });
+  });
+
+  describe('HTTP', () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+
+    function post(body: string, headers: Record<string, string> = {}) {
+      return rawRequest(port, {
+        method: 'POST',
+        path: '/api/mcp',
+        headers: { ...as(alice.key), 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
+        body,
+      });
+    }
+
+    it('answers a wrong key 401 before MCP, as the transport reports it', async () => {
+      const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+      await expect(client.connect(transport('srk_wrong-key'))).rejects.toThrow(/401/);
+      const raw = await post(JSON.stringify(initialize), as('srk_wrong-key'));
+      expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      // The other header the API takes works here too.
+      const apiKey = await post(JSON.stringify(initialize), { authorization: '', 'x-api-key': alice.key });
+      expect(apiKey.status).toBe(200);
+    });
+
+    it('answers a malformed JSON-RPC message with a JSON-RPC error, and a body that is not JSON with 400', async () => {
+      for (const body of ['{"hello": "world"}', '{"jsonrpc": "2.0", "id": 1, "method": 42}']) {
+        const res = await post(body);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: expect.objectContaining({ code: expect.any(Number) }),
+        });
+      }
+      const unparseable = await post('{"jsonrpc": "2.0",');
+      expect({ status: unparseable.status, code: unparseable.body.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
+      const notAccepted = await post(JSON.stringify(initialize), { accept: 'application/json' });
+      expect(notAccepted.status).toBe(406);
+      expect(notAccepted.body.error).toEqual(expect.objectContaining({ code: expect.any(Number) }));
+      // A well-formed message still works on the same route afterwards.
+      const ok = await post(JSON.stringify(initialize));
+      expect(ok.status).toBe(200);
+      expect(ok.body.result.serverInfo).toEqual({ name: 'skill-resolver', version: '1' });
+    });
+
+    it('answers GET and DELETE 405 in the one error shape (after authentication, as every route)', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        for (const key of [alice.key, token]) {
+          const res = await rawRequest(port, { method, path: '/api/mcp', headers: { accept: MCP_ACCEPT, ...as(key) } });
+          expect({ status: res.status, allow: res.headers.allow }).toEqual({ status: 405, allow: 'POST' });
+          expect(res.body).toEqual(
+            expect.objectContaining({ statusCode: 405, error: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' }),
+          );
+        }
+        const anonymous = await rawRequest(port, { method, path: '/api/mcp', headers: { accept: MCP_ACCEPT } });
+        expect({ status: anonymous.status, code: anonymous.body.code }).toEqual({
+          status: 401,
+          code: 'UNAUTHENTICATED',
+        });
+      }
+    });
+
+    it('leaves the caches valid: a tool call writes nothing', async () => {
+      const changes = t.app.get(ChangeGeneration);
+      const client = await connect(alice.key);
+      const before = changes.current();
+      await client.callTool({ name: 'get_task_skills', arguments: { task_id: task.id } });
+      await client.callTool({ name: 'check_tools', arguments: { task_id: task.id } });
+      expect(changes.current()).toBe(before);
+      // A POST that may write moves it (the check above can fail).
+      await s.post(alice, '/api/groups', { name: 'some-group' });
+      expect(changes.current()).not.toBe(before);
+    });
+
+    it('is logged and measured like every route, under its route template', async () => {
+      await (await connect(alice.key)).listTools();
+      const lines = t.logs.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request' && l.path === '/api/mcp');
+      expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'POST', status: 200 })]));
+      const metrics = await t.http.get('/api/metrics').set(as(ADMIN_KEY));
+      expect(metrics.text).toMatch(
+        /http_request_duration_seconds_count\{method="POST",route="\/api\/mcp",status="200"\} \d+/,
+      );
+    });
+  });
+});
