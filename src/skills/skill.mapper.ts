@@ -38,5 +38,6 @@ export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): Manife
     revision: v.revision,
     files: v.manifest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, mode: f.mode })),
     frontmatter: v.frontmatter,
+    skill_md: v.skillMd,
   };
 }

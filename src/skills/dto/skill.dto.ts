@@ -75,6 +75,7 @@ export class ManifestDto {
   @ApiProperty() revision: string;
   @ApiProperty({ type: [ManifestFileDto] }) files: ManifestFileDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) frontmatter: object;
+  @ApiProperty({ description: 'The text of SKILL.md, so activating a skill is one call' }) skill_md: string;
 }
 
 export class PublishSkillForm {
