@@ -3,8 +3,8 @@ import { writeSearchDocument } from '../src/skills/search/search-document';
 
 /**
  * Search (CONTRACT §8.1): one document per active skill, with GIN indexes on the name's words and
- * their one-edit variants, the description and the SKILL.md body, so a query reads the index
- * entries of its words and never every skill. Core PostgreSQL only (no extension), the same on
+ * their one-edit variants, the description and the SKILL.md body, and a btree on its scope, so a
+ * query reads the index entries of its words and of the reader's scopes, never every skill. Core PostgreSQL only (no extension), the same on
  * PGlite and on a server. Skills stored before are indexed here, a batch at a time.
  */
 export class SkillSearch1796060773662 implements MigrationInterface {
@@ -12,13 +12,18 @@ export class SkillSearch1796060773662 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "skill_search" ("skill_id" integer NOT NULL, "version" integer NOT NULL, "namespace" character varying(200) NOT NULL, "is_public" boolean NOT NULL, "owner_user_id" integer, "name" character varying(64) NOT NULL, "name_word_count" smallint NOT NULL, "name_variants" text array NOT NULL, "name_vector" tsvector NOT NULL, "description_vector" tsvector NOT NULL, "body_vector" tsvector NOT NULL, CONSTRAINT "skill_search_pkey" PRIMARY KEY ("skill_id"))`,
+      `CREATE TABLE "skill_search" ("skill_id" integer NOT NULL, "version" integer NOT NULL, "namespace" character varying(200) NOT NULL, "is_public" boolean NOT NULL, "owner_user_id" integer, "scope_key" character varying(210) NOT NULL, "name" character varying(64) NOT NULL, "name_word_count" smallint NOT NULL, "name_variants" text array NOT NULL, "name_vector" tsvector NOT NULL, "description_vector" tsvector NOT NULL, "body_vector" tsvector NOT NULL, CONSTRAINT "skill_search_pkey" PRIMARY KEY ("skill_id"))`,
     );
     await queryRunner.query(
       `ALTER TABLE "skill_search" ADD CONSTRAINT "skill_search_skill_id_fkey" FOREIGN KEY ("skill_id") REFERENCES "skills"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
+    await queryRunner.query(`CREATE INDEX "skill_search_scope_key_idx" ON "skill_search" ("scope_key") `);
+    // Without the pending list (fastupdate): every search would read it whole until a vacuum merged
+    // it, while a publish adds one row at a time.
     for (const column of ['name_vector', 'name_variants', 'description_vector', 'body_vector']) {
-      await queryRunner.query(`CREATE INDEX "skill_search_${column}_idx" ON "skill_search" USING gin ("${column}")`);
+      await queryRunner.query(
+        `CREATE INDEX "skill_search_${column}_idx" ON "skill_search" USING gin ("${column}") WITH (fastupdate = off)`,
+      );
     }
     let after = 0;
     for (;;) {

@@ -1,4 +1,5 @@
 // Query words, name variants and the searched body (CONTRACT §8.1), as tables of cases.
+import { buildSearchQuery, quoteLexeme, TermStems } from '../../src/skills/search/search-query';
 import {
   MAX_BODY_CHARS,
   MAX_QUERY_TERMS,
@@ -129,5 +130,36 @@ describe('search terms', () => {
     const cut = searchBody(`---\nname: a\n---\n${body}`);
     expect(Array.from(cut)).toHaveLength(MAX_BODY_CHARS);
     expect(cut.endsWith('😀')).toBe(true);
+  });
+});
+
+describe('search queries', () => {
+  const stems = (...lists: Array<string[] | null>): TermStems[] =>
+    lists.map((s) => ({ searchable: s !== null, stems: s ?? [] }));
+
+  it('makes one tsquery per term from its forms and stems, with a prefix from three characters', () => {
+    const query = buildSearchQuery(searchTerms('the pdfs testing ci'), stems(null, ['pdf', 'pdfs'], ['test'], ['ci']))!;
+    expect(query.terms).toEqual([
+      { exact: "'pdfs' | 'pdf'", prefix: "'pdfs':*", variants: ['dfs', 'pdf', 'pdfs', 'pds', 'pfs'] },
+      { exact: "'testing' | 'test'", prefix: "'testing':*", variants: wordVariants('testing') },
+      { exact: "'ci'", prefix: null, variants: [] },
+    ]);
+    expect(query.anyTerm).toBe("'pdfs' | 'pdf' | 'testing' | 'test' | 'ci'");
+    expect(query.everyTerm).toBe("( 'pdfs' | 'pdf' ) & ( 'testing' | 'test' ) & ( 'ci' )");
+    expect(query.name).toBe("'pdfs' | 'pdf' | 'pdfs':* | 'testing' | 'test' | 'testing':* | 'ci'");
+    expect(query.variants).toEqual([...new Set([...wordVariants('pdfs'), ...wordVariants('testing')])].sort());
+  });
+
+  it('is nothing when every word is a stop word', () => {
+    expect(buildSearchQuery(searchTerms('the and of'), stems(null, null, null))).toBeNull();
+  });
+
+  it.each([
+    ['pdf', "'pdf'"],
+    ["it's", "'it''s'"],
+    ['back\\slash', "'back\\\\slash'"],
+    ['a:b & c', "'a:b & c'"],
+  ])('quotes %j as %s', (lexeme, quoted) => {
+    expect(quoteLexeme(lexeme)).toBe(quoted);
   });
 });

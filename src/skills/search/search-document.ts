@@ -14,6 +14,20 @@ export interface SearchDocumentInput {
   skillMd: string;
 }
 
+/**
+ * One key per scope, so an index can keep a reader to their scopes: `public`, `user:<owner id>` for
+ * personal skills, `group:<namespace>` for group skills.
+ */
+export function scopeKey(skill: Pick<SearchDocumentInput, 'isPublic' | 'namespace' | 'ownerUserId'>): string {
+  if (skill.isPublic) return 'public';
+  return skill.namespace === 'default' ? `user:${skill.ownerUserId}` : `group:${skill.namespace}`;
+}
+
+/** The scope keys a reader may read: public skills, their own, their readable groups'. */
+export function readableScopeKeys(readerUserId: number, groups: string[]): string[] {
+  return ['public', `user:${readerUserId}`, ...groups.map((g) => `group:${g}`)];
+}
+
 /** Something that runs SQL: an EntityManager or a QueryRunner. */
 export interface Sql {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
@@ -25,9 +39,9 @@ export interface Sql {
  * nothing ranks by proximity.
  */
 const UPSERT = `
-  INSERT INTO "skill_search" ("skill_id", "version", "namespace", "is_public", "owner_user_id", "name",
+  INSERT INTO "skill_search" ("skill_id", "version", "namespace", "is_public", "owner_user_id", "scope_key", "name",
                               "name_word_count", "name_variants", "name_vector", "description_vector", "body_vector")
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[],
+  VALUES ($1, $2, $3, $4, $5, $12, $6, $7, $8::text[],
           strip(to_tsvector('simple', $9) || to_tsvector('english', $9)),
           strip(to_tsvector('english', $10)),
           strip(to_tsvector('english', $11)))
@@ -51,6 +65,7 @@ export async function writeSearchDocument(sql: Sql, doc: SearchDocumentInput): P
     words.join(' '),
     doc.description,
     searchBody(doc.skillMd),
+    scopeKey(doc),
   ]);
 }
 

@@ -33,6 +33,11 @@ export class SkillSearchEntity {
   @Column({ type: 'integer', nullable: true })
   ownerUserId: number | null;
 
+  /** `public`, `user:<owner id>` or `group:<namespace>` (search-document.ts): the access filter's index. */
+  @Index('skill_search_scope_key_idx')
+  @Column({ type: 'varchar', length: 210 })
+  scopeKey: string;
+
   @Column({ type: 'varchar', length: 64 })
   name: string;
 

@@ -4,7 +4,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { readableScopeSql } from '../skill-scope.sql';
-import { MIN_PREFIX_LENGTH, SearchTerm } from './search-terms';
+import { readableScopeKeys } from './search-document';
+import { buildSearchQuery, SearchQuery, TermStems } from './search-query';
+import { MAX_QUERY_TERMS, SearchTerm } from './search-terms';
 
 export interface SearchFilter {
   terms: SearchTerm[];
@@ -29,63 +31,80 @@ export interface SearchHit {
   score: number;
 }
 
-/**
- * `term`: one row per query word that is not an English stop word, with the tsqueries it matches
- * by: `exact` (the word, its singular, and their English stems), `prefix` (name words it begins)
- * and its one-edit `variants`. Words are letters and digits only (search-terms.ts), so quoting them
- * as tsquery lexemes is safe.
- *
- * Candidates are the rows that some index finds for some term; the readable-scope filter applies to
- * them before anything is ranked or counted. Each term then weighs what it matched best: a name
- * word exactly 1.0, a name word it begins 0.8, the description 0.7, a name word within one edit
- * 0.6, the body 0.5. The score is the mean over terms, times 0.75 + 0.25 x the share of the name's
- * words that some term matched, rounded to 4 places.
- */
-const SEARCH_SQL = searchSql();
+/** What a term weighs, by the best place it matched (CONTRACT §8.1: name, then description, then body). */
+export const WEIGHTS = { nameExact: 1.0, namePrefix: 0.8, description: 0.7, nameTypo: 0.6, body: 0.5 } as const;
+/** The share of the score that does not depend on how much of the name the query covers. */
+export const BASE = 0.75;
+/** The best score of a skill that matched no term in its name or description. */
+export const BODY_ONLY_MAX = WEIGHTS.body * BASE;
 
-function searchSql(): string {
+const ORDER = 'score DESC, name, scope_rank, skill_id';
+
+/** The English stems of each term's forms, and whether the word is a stop word. */
+const STEMS_SQL = `
+  SELECT length(to_tsvector('english', t.word)) > 0 AS searchable,
+         tsvector_to_array(to_tsvector('english', t.forms)) AS stems
+    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(word, forms, ord)
+   ORDER BY t.ord`;
+
+/**
+ * The score of the skill `s` for `n` terms: each term weighs what it matched best (WEIGHTS); the
+ * score is their mean times BASE + (1 - BASE) x the share of the name's words that terms matched
+ * (at most 1), rounded to 4 places. Numeric arithmetic, so it repeats to the last digit. Written out
+ * per term (the statement exists once per number of terms) so that nothing but expressions runs
+ * per candidate; `($1::tsquery[])[i]` is a constant once the parameters are bound.
+ */
+function scoreSql(n: number): string {
+  const weights: string[] = [];
+  const nameHits: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const exact = `($1::tsquery[])[${i}]`;
+    const prefix = `($2::tsquery[])[${i}]`;
+    const variants = `string_to_array(($3::text[])[${i}], ' ')`;
+    weights.push(`CASE WHEN s.name_vector @@ ${exact} THEN ${WEIGHTS.nameExact}
+                       WHEN s.name_vector @@ ${prefix} THEN ${WEIGHTS.namePrefix}
+                       WHEN s.description_vector @@ ${exact} THEN ${WEIGHTS.description}
+                       WHEN s.name_variants && ${variants} THEN ${WEIGHTS.nameTypo}
+                       WHEN s.body_vector @@ ${exact} THEN ${WEIGHTS.body} ELSE 0 END`);
+    nameHits.push(`CASE WHEN s.name_vector @@ ${exact} OR s.name_vector @@ ${prefix}
+                            OR s.name_variants && ${variants} THEN 1 ELSE 0 END`);
+  }
+  return `round((${weights.join(' + ')}) / ${n}.0
+                 * (${BASE} + ${1 - BASE} * least(1.0, (${nameHits.join(' + ')})::numeric / s.name_word_count)), 4)`;
+}
+
+/** Some term in the name (a word, a prefix, a typo) or the description: GIN indexes find these. */
+const STRONG_MATCH = `(s.name_vector @@ $4::tsquery OR s.name_variants && $7::text[] OR s.description_vector @@ $5::tsquery)`;
+
+/**
+ * Only what the reader may read, and the list's filters. The scope key (an index) and the shared
+ * readable-scope rule say the same thing; the key lets an index leave out what the reader may not
+ * read before a row is fetched.
+ */
+const READABLE = `($10::text[] IS NULL OR (s.scope_key = ANY($11::text[]) AND ${readableScopeSql('s', '$9', '$10')}))
+       AND ($12::text IS NULL OR s.namespace = $12)
+       AND ($13::boolean IS NULL OR s.is_public = $13)`;
+
+/**
+ * Candidates are what the GIN indexes find: some term in the name (a word, a prefix, a typo) or the
+ * description, or the body query ($6). A skill that matched only in its body scores at most
+ * BODY_ONLY_MAX x the share of terms it holds, so when min_score leaves no room for fewer, the body
+ * query asks for every term (the default does) and the index intersects them; otherwise for any.
+ * The readable-scope filter keeps candidates to what the reader may read before anything is ranked.
+ * ($8, the number of terms, is in the text of the statement.)
+ */
+function searchSql(n: number): string {
   return `
-  WITH term AS (
-    SELECT (SELECT string_agg(quote_literal(l), ' | ')
-              FROM (SELECT DISTINCT unnest(t.forms || tsvector_to_array(to_tsvector('english', array_to_string(t.forms, ' ')))) AS l) x
-           )::tsquery AS exact,
-           CASE WHEN t.prefix THEN (quote_literal(t.word) || ':*')::tsquery END AS prefix,
-           nullif(t.variants, '{}') AS variants
-      FROM jsonb_to_recordset($1::jsonb) AS t(word text, forms text[], variants text[], prefix boolean)
-     WHERE length(to_tsvector('english', t.word)) > 0
-  ), query AS (
-    SELECT count(*) AS terms,
-           (SELECT string_agg(exact::text, ' | ') FROM term)::tsquery AS exact,
-           (SELECT string_agg(concat_ws(' | ', exact::text, prefix::text), ' | ') FROM term)::tsquery AS name,
-           (SELECT array_agg(DISTINCT v) FROM term, unnest(term.variants) AS v) AS variants
-      FROM term
-  ), ranked AS (
+  WITH ranked AS (
     SELECT s.skill_id, s.name,
            CASE WHEN s.is_public THEN 2 WHEN s.namespace = 'default' THEN 0 ELSE 1 END AS scope_rank,
-           round(m.total / (SELECT terms FROM query)
-                 * (0.75 + 0.25 * least(1.0, m.name_terms::numeric / s.name_word_count)), 4) AS score
+           ${scoreSql(n)} AS score
       FROM skill_search s
-     CROSS JOIN LATERAL (
-       SELECT sum(CASE WHEN e.name_exact THEN 1.0 WHEN e.name_prefix THEN 0.8 WHEN e.description THEN 0.7
-                       WHEN e.name_typo THEN 0.6 WHEN s.body_vector @@ term.exact THEN 0.5 ELSE 0 END) AS total,
-              count(*) FILTER (WHERE e.name_exact OR e.name_prefix OR e.name_typo) AS name_terms
-         FROM term
-        CROSS JOIN LATERAL (
-          SELECT s.name_vector @@ term.exact AS name_exact,
-                 coalesce(s.name_vector @@ term.prefix, false) AS name_prefix,
-                 s.description_vector @@ term.exact AS description,
-                 coalesce(s.name_variants && term.variants, false) AS name_typo
-        ) e
-     ) m
-     WHERE (s.name_vector @@ (SELECT name FROM query)
-            OR s.name_variants && (SELECT variants FROM query)
-            OR s.description_vector @@ (SELECT exact FROM query)
-            OR s.body_vector @@ (SELECT exact FROM query))
-       AND ($3::text[] IS NULL OR ${readableScopeSql('s', '$2', '$3')})
-       AND ($4::text IS NULL OR s.namespace = $4)
-       AND ($5::boolean IS NULL OR s.is_public = $5)
+     WHERE (${STRONG_MATCH} OR s.body_vector @@ $6::tsquery)
+       AND ${READABLE}
+       AND $8::int = ${n}
   ), top AS (
-    SELECT * FROM ranked WHERE score >= $6 ORDER BY score DESC, name, scope_rank, skill_id LIMIT $7
+    SELECT * FROM ranked WHERE score >= $14 ORDER BY ${ORDER} LIMIT $15
   )
   SELECT k.id AS skill_id, k.name, k.description, k.namespace, k.is_public, k.latest_version AS version,
          v.content_hash,
@@ -97,25 +116,48 @@ function searchSql(): string {
    ORDER BY top.score DESC, top.name, top.scope_rank, top.skill_id`;
 }
 
+const SEARCH_SQL = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, n) => (n === 0 ? '' : searchSql(n)));
+
+/** Runs SQL: the data source, a query runner, or a plain client (tests, the benchmark notes). */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
 @Injectable()
 export class SkillSearchRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The SQL and its parameters, also for EXPLAIN in tests and in the benchmark notes. */
-  static statement(filter: SearchFilter): { sql: string; parameters: unknown[] } {
-    const terms = filter.terms.map((t) => ({
-      word: t.word,
-      forms: t.forms,
-      variants: t.variants,
-      prefix: Array.from(t.word).length >= MIN_PREFIX_LENGTH,
-    }));
+  /** The terms as tsqueries: their stems come from PostgreSQL, so both databases stem alike. */
+  static async prepare(db: Queryable, terms: SearchTerm[]): Promise<SearchQuery | null> {
+    if (terms.length === 0) return null;
+    const result = await db.query(STEMS_SQL, [terms.map((t) => t.word), terms.map((t) => t.forms.join(' '))]);
+    // TypeORM answers the rows, pg a result holding them.
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as TermStems[];
+    return buildSearchQuery(terms, rows);
+  }
+
+  /** The ranking statement and its parameters, also for EXPLAIN in tests and the benchmark notes. */
+  static statement(filter: SearchFilter, query: SearchQuery): { sql: string; parameters: unknown[] } {
+    const all = filter.readableGroups === 'all';
+    const n = query.terms.length;
+    // Weak candidates need every term in the body when min_score leaves no room for fewer (a score
+    // that rounds up to min_score counts).
+    const needed = Math.ceil(((filter.minScore - 0.00005) * n) / BODY_ONLY_MAX);
     return {
-      sql: SEARCH_SQL,
+      sql: SEARCH_SQL[n],
       parameters: [
-        JSON.stringify(terms),
+        query.terms.map((t) => t.exact),
+        query.terms.map((t) => t.prefix),
+        query.terms.map((t) => t.variants.join(' ')),
+        query.name,
+        query.anyTerm,
+        needed >= n ? query.everyTerm : query.anyTerm,
+        query.variants,
+        n,
         filter.readerUserId,
         // null: every scope (admins)
-        filter.readableGroups === 'all' ? null : filter.readableGroups,
+        all ? null : filter.readableGroups,
+        all ? null : readableScopeKeys(filter.readerUserId, filter.readableGroups as string[]),
         filter.namespace ?? null,
         filter.isPublic ?? null,
         filter.minScore,
@@ -125,8 +167,9 @@ export class SkillSearchRepository {
   }
 
   async search(filter: SearchFilter): Promise<SearchHit[]> {
-    if (filter.terms.length === 0) return [];
-    const { sql, parameters } = SkillSearchRepository.statement(filter);
+    const query = await SkillSearchRepository.prepare(this.db, filter.terms);
+    if (!query) return [];
+    const { sql, parameters } = SkillSearchRepository.statement(filter, query);
     return this.db.query<SearchHit[]>(sql, parameters);
   }
 }
