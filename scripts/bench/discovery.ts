@@ -22,6 +22,9 @@ const VOCABULARY_SIZE = 20_000;
  * the bodies (as "file" or "run" would be), a word of rank 1,000 in about 1%.
  */
 const ZIPF_OFFSET = 50;
+const GIN_INDEXES = ['name_vector', 'name_variants', 'description_vector', 'body_vector'].map(
+  (column) => `skill_search_${column}_idx`,
+);
 /** The public skill whose package holds the 1 MiB file. */
 export const REFERENCE_SKILL = 'bench-reference';
 export const REFERENCE_FILE = 'references/guide.md';
@@ -72,7 +75,9 @@ export async function seedDiscovery(url: string): Promise<void> {
         WHERE s.id = v.skill_id`,
     );
     // The search documents a publish would write, in bulk: search-document.ts (and the variants of
-    // search-terms.ts) in SQL.
+    // search-terms.ts) in SQL. The GIN indexes take them through their pending lists, merged once
+    // at the end, which is much faster than one by one; the service then runs them without.
+    for (const index of GIN_INDEXES) await db.query(`ALTER INDEX ${index} SET (fastupdate = on)`);
     await db.query(
       `INSERT INTO skill_search (skill_id, version, namespace, is_public, owner_user_id, scope_key, name, name_word_count,
                                  name_variants, name_vector, description_vector, body_vector)
@@ -91,6 +96,10 @@ export async function seedDiscovery(url: string): Promise<void> {
          FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.latest_version
         WHERE s.deleted_at IS NULL`,
     );
+    for (const index of GIN_INDEXES) {
+      await db.query(`SELECT gin_clean_pending_list('${index}'::regclass)`);
+      await db.query(`ALTER INDEX ${index} SET (fastupdate = off)`);
+    }
     await storeReference(db);
     await db.query('COMMIT');
     await db.query('ANALYZE');

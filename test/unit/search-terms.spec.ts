@@ -1,5 +1,5 @@
 // Query words, name variants and the searched body (CONTRACT §8.1), as tables of cases.
-import { buildSearchQuery, quoteLexeme, TermStems } from '../../src/skills/search/search-query';
+import { buildSearchQuery, quoteLexeme, StemCache, TermStems } from '../../src/skills/search/search-query';
 import {
   MAX_BODY_CHARS,
   MAX_QUERY_TERMS,
@@ -161,5 +161,20 @@ describe('search queries', () => {
     ['a:b & c', "'a:b & c'"],
   ])('quotes %j as %s', (lexeme, quoted) => {
     expect(quoteLexeme(lexeme)).toBe(quoted);
+  });
+});
+
+describe('the stem cache', () => {
+  it('keeps the most recently used entries up to its capacity', () => {
+    const cache = new StemCache(2);
+    const stems = (s: string): TermStems => ({ searchable: true, stems: [s] });
+    cache.set('a', stems('a'));
+    cache.set('b', stems('b'));
+    expect(cache.get('a')).toEqual(stems('a')); // a is now the most recent
+    cache.set('c', stems('c')); // evicts b
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([stems('a'), undefined, stems('c')]);
+    const none = new StemCache(0);
+    none.set('a', stems('a'));
+    expect(none.get('a')).toBeUndefined();
   });
 });

@@ -93,6 +93,15 @@ describe('random access to stored packages', () => {
     }
   });
 
+  it('reads a package smaller than one chunk once', async () => {
+    for (const file of FILES) {
+      const { read, calls } = reader(ZIP);
+      const entry = (await findStoredEntry(read, ZIP.length, `tool/${file.path}`))!;
+      expect(sha256(await collect(openStoredEntry(read, entry, { size: file.data.length })))).toBe(sha256(file.data));
+      expect(calls).toEqual([{ offset: 0, length: ZIP.length }]);
+    }
+  });
+
   it('answers null for names the archive does not hold, compared byte for byte', async () => {
     const { read } = reader(ZIP);
     for (const name of [

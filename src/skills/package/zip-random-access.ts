@@ -114,7 +114,12 @@ export async function findStoredEntry(
     const record = await ensure(CENTRAL_BYTES + nameLength);
     at += CENTRAL_BYTES + nameLength;
     if (!record.subarray(CENTRAL_BYTES).equals(wanted)) continue;
-    return readLocal(read, Buffer.from(record), directoryStart, name, chunk);
+    // A small archive is whole in the tail: its entry is read from there, not asked for again.
+    const fromTail: ReadAt = (offset, length) =>
+      offset >= tailStart
+        ? Promise.resolve(tail.subarray(offset - tailStart, offset - tailStart + length))
+        : read(offset, length);
+    return readLocal(fromTail, Buffer.from(record), directoryStart, name, chunk, tailStart);
   }
   if (at !== directoryEnd) fail('its central directory holds more than its end record counts');
   return null;
@@ -126,6 +131,7 @@ async function readLocal(
   directoryStart: number,
   name: string,
   chunk: number,
+  tailStart: number,
 ): Promise<StoredEntry> {
   const flags = central.readUInt16LE(8);
   const method = central.readUInt16LE(10);
@@ -140,8 +146,9 @@ async function readLocal(
   const dataStart = localOffset + LOCAL_BYTES + nameLength;
   if (dataStart + compressedSize > directoryStart) fail(`the data of ${JSON.stringify(name)} runs into the directory`);
 
-  // The first data rides along with the header, within one chunk.
-  const head = Math.max(0, Math.min(compressedSize, chunk - LOCAL_BYTES - nameLength));
+  // The first data rides along with the header, within one chunk (all of it when already read).
+  const room = localOffset >= tailStart ? compressedSize : chunk - LOCAL_BYTES - nameLength;
+  const head = Math.max(0, Math.min(compressedSize, room));
   const local = await readExactly(read, localOffset, LOCAL_BYTES + nameLength + head);
   const agrees =
     local.readUInt32LE(0) === SIG_LOCAL &&

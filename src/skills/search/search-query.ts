@@ -56,3 +56,25 @@ export function buildSearchQuery(terms: SearchTerm[], stems: TermStems[]): Searc
     variants: [...new Set(kept.flatMap((t) => t.variants))].sort(),
   };
 }
+
+/** Stems of words already asked for: `english` stems a word the same way every time. */
+export class StemCache {
+  private readonly entries = new Map<string, TermStems>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): TermStems | undefined {
+    const found = this.entries.get(key);
+    if (found) {
+      // Most recently used last, so the oldest is evicted first.
+      this.entries.delete(key);
+      this.entries.set(key, found);
+    }
+    return found;
+  }
+
+  set(key: string, stems: TermStems): void {
+    this.entries.set(key, stems);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}

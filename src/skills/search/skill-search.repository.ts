@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { readableScopeSql } from '../skill-scope.sql';
 import { readableScopeKeys } from './search-document';
-import { buildSearchQuery, SearchQuery, TermStems } from './search-query';
+import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
 import { MAX_QUERY_TERMS, SearchTerm } from './search-terms';
 
 export interface SearchFilter {
@@ -123,17 +123,41 @@ export interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
 }
 
+const STEM_CACHE_ENTRIES = 10_000;
+
 @Injectable()
 export class SkillSearchRepository {
+  private readonly stems = new StemCache(STEM_CACHE_ENTRIES);
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The terms as tsqueries: their stems come from PostgreSQL, so both databases stem alike. */
-  static async prepare(db: Queryable, terms: SearchTerm[]): Promise<SearchQuery | null> {
+  /**
+   * The terms as tsqueries. Their stems come from PostgreSQL, so both databases stem alike, in
+   * one short query for the words `cache` does not hold yet.
+   */
+  static async prepare(db: Queryable, terms: SearchTerm[], cache = new StemCache(0)): Promise<SearchQuery | null> {
     if (terms.length === 0) return null;
-    const result = await db.query(STEMS_SQL, [terms.map((t) => t.word), terms.map((t) => t.forms.join(' '))]);
-    // TypeORM answers the rows, pg a result holding them.
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as TermStems[];
-    return buildSearchQuery(terms, rows);
+    const key = (t: SearchTerm): string => `${t.word}\u0000${t.forms.join(' ')}`;
+    const known = new Map<string, TermStems>();
+    for (const t of terms) {
+      const hit = cache.get(key(t));
+      if (hit) known.set(key(t), hit);
+    }
+    const missing = terms.filter((t) => !known.has(key(t)));
+    if (missing.length) {
+      const result = await db.query(STEMS_SQL, [missing.map((t) => t.word), missing.map((t) => t.forms.join(' '))]);
+      // TypeORM answers the rows, pg a result holding them.
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as TermStems[];
+      missing.forEach((t, i) => {
+        const stems = { searchable: rows[i].searchable, stems: rows[i].stems };
+        known.set(key(t), stems);
+        cache.set(key(t), stems);
+      });
+    }
+    return buildSearchQuery(
+      terms,
+      terms.map((t) => known.get(key(t))!),
+    );
   }
 
   /** The ranking statement and its parameters, also for EXPLAIN in tests and the benchmark notes. */
@@ -167,7 +191,7 @@ export class SkillSearchRepository {
   }
 
   async search(filter: SearchFilter): Promise<SearchHit[]> {
-    const query = await SkillSearchRepository.prepare(this.db, filter.terms);
+    const query = await SkillSearchRepository.prepare(this.db, filter.terms, this.stems);
     if (!query) return [];
     const { sql, parameters } = SkillSearchRepository.statement(filter, query);
     return this.db.query<SearchHit[]>(sql, parameters);
