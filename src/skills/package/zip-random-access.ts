@@ -247,7 +247,7 @@ export function openStoredEntry(
   const stages: Readable[] = [source];
   source.on('error', (err) => check.destroy(err));
   if (entry.method === DEFLATED) {
-    const inflate = createInflateRaw();
+    const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
     inflate.on('error', (err) =>
       check.destroy(new StoredZipError(`The stored package cannot be read: ${entry.name}: ${err.message}`)),
     );
