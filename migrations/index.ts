@@ -7,6 +7,7 @@ import { ChangeNotifications1764720000000 } from './1764720000000-change-notific
 import { ResolverIndexes1764806400000 } from './1764806400000-resolver-indexes';
 import { CanonicalPackages1764900000000 } from './1764900000000-canonical-packages';
 import { AuditEvents1796057971912 } from './1796057971912-audit-events';
+import { SkillSearch1796060773662 } from './1796060773662-skill-search';
 import { ToolPolicy1796100000000 } from './1796100000000-tool-policy';
 
 export const MIGRATIONS = [
@@ -17,5 +18,6 @@ export const MIGRATIONS = [
   ResolverIndexes1764806400000,
   CanonicalPackages1764900000000,
   AuditEvents1796057971912,
+  SkillSearch1796060773662,
   ToolPolicy1796100000000,
 ];

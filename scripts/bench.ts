@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { benchClientSync } from './bench/client-sync';
 import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
 import { DatabaseHost, openDatabaseHost } from './bench/database';
+import { discoveryScenario, referenceSkillId, seedDiscovery } from './bench/discovery';
 import { scenario } from './bench/endpoints';
 import { LoadSettings, measure } from './bench/load';
 import { renderHeader, renderTable } from './bench/report';
@@ -66,6 +67,7 @@ async function prepare(
   progress(`${label}: migrated in ${since(start)}`);
   start = Date.now();
   await seed(db.url, layers, work);
+  await seedDiscovery(db.url);
   progress(`${label}: seeded ${count(layers.flat().length)} skills in ${since(start)}`);
   const service = await startService(db.url, dir);
   cleanup.push(service.stop);
@@ -107,7 +109,12 @@ async function main(): Promise<void> {
     const targets = loadTargets(work, reach);
     const probeSmall = await probeTasks(small.baseUrl, targets.tasks);
     const probeLarge = await probeTasks(large.baseUrl, targets.tasks);
-    const { endpoints, ratios } = scenario(small.baseUrl, large.baseUrl, targets, probeSmall.etags);
+    const main = scenario(small.baseUrl, large.baseUrl, targets, probeSmall.etags);
+    const reference = await referenceSkillId(small.baseUrl, targets.skills[0].apiKey);
+    const oneRow = main.endpoints.find((e) => e.label === 'GET /api/skills/{id}')!;
+    const discovery = discoveryScenario(small.baseUrl, large.baseUrl, targets.skills, reference, oneRow);
+    const endpoints = [...main.endpoints, ...discovery.endpoints];
+    const ratios = [...main.ratios, ...discovery.ratios];
     const results = await measure(endpoints, settings, progress);
     const header = renderHeader({
       databaseKind: host.kind,

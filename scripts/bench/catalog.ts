@@ -51,6 +51,7 @@ export interface Skill {
 export interface Blob {
   contentHash: string;
   data: Buffer;
+  skillMd: string;
   revision: string;
   manifest: ManifestFile[];
 }
@@ -171,7 +172,7 @@ export function blobs(): Blob[] {
     const script = `#!/bin/sh\necho bench ${b}\n`;
     const data = Buffer.from(skillMd + script);
     const manifest = sortManifest([file('SKILL.md', skillMd, '644'), file('scripts/run.sh', script, '755')]);
-    return { contentHash: sha256Tag(data), data, revision: manifestRevision(manifest), manifest };
+    return { contentHash: sha256Tag(data), data, skillMd, revision: manifestRevision(manifest), manifest };
   });
 }
 

@@ -11,9 +11,9 @@ export interface Ratio {
   /** Numerator and denominator, in req/s. */
   over: Endpoint;
   under: Endpoint;
-  /** `min`: the ratio should be at least `target`; `max`: at most. */
-  bound: 'min' | 'max';
-  target: number;
+  /** `min`: the ratio should be at least `target`; `max`: at most. Without them the ratio is shown only. */
+  bound?: 'min' | 'max';
+  target?: number;
 }
 
 export interface RunInfo {
@@ -61,11 +61,12 @@ function statuses(m: Measurement): string {
 
 function ratioCells(ratio: Ratio | undefined, of: (e: Endpoint) => Measurement): [string, string] {
   if (!ratio) return ['', ''];
-  const target = `${ratio.bound === 'min' ? '>=' : '<='} ${ratio.target.toFixed(2)}`;
+  const target = ratio.target === undefined ? '' : `${ratio.bound === 'min' ? '>=' : '<='} ${ratio.target.toFixed(2)}`;
   const [over, under] = [of(ratio.over), of(ratio.under)];
   const dirty = [over, under].find((m) => !clean(m));
   if (dirty) return [`${ratio.label}: n/a (${dirty.endpoint.label} answered ${statuses(dirty)})`, target];
   const value = perSecond(over) / perSecond(under);
+  if (ratio.target === undefined) return [`${ratio.label} = ${value.toFixed(2)}`, ''];
   const ok = ratio.bound === 'min' ? value >= ratio.target : value <= ratio.target;
   return [`${ratio.label} = ${value.toFixed(2)}`, `${target} ${ok ? 'met' : 'MISSED'}`];
 }

@@ -115,14 +115,13 @@ async function seedSkills(db: Client, skills: Skill[], packages: Blob[]): Promis
   // Every version of the layer in one statement; a version's package is picked by (id + version).
   await db.query(
     `INSERT INTO skill_versions (skill_id, version, content_hash, revision, size, file_count, manifest, frontmatter,
-                                 created_by_user_id, skill_md)
+                                 skill_md, created_by_user_id)
      SELECT s.id, v.version, b.content_hash, b.revision, b.size, jsonb_array_length(b.manifest), b.manifest,
-            jsonb_build_object('name', s.name, 'description', s.description), s.created_by_user_id,
-            format(E'---\\nname: %s\\ndescription: %s\\n---\\n', s.name, s.description)
+            jsonb_build_object('name', s.name, 'description', s.description), b.skill_md, s.created_by_user_id
        FROM skills s
       CROSS JOIN LATERAL generate_series(1, s.latest_version) AS v(version)
-       JOIN unnest($3::text[], $4::text[], $5::int[], $6::jsonb[]) WITH ORDINALITY
-            AS b(content_hash, revision, size, manifest, ord) ON b.ord = (s.id + v.version) % $7 + 1
+       JOIN unnest($3::text[], $4::text[], $5::int[], $6::jsonb[], $8::text[]) WITH ORDINALITY
+            AS b(content_hash, revision, size, manifest, skill_md, ord) ON b.ord = (s.id + v.version) % $7 + 1
       WHERE s.id BETWEEN $1 AND $2`,
     [
       skills[0].id,
@@ -132,6 +131,7 @@ async function seedSkills(db: Client, skills: Skill[], packages: Blob[]): Promis
       packages.map((p) => p.data.length),
       packages.map((p) => json(p.manifest)),
       packages.length,
+      packages.map((p) => p.skillMd),
     ],
   );
 }

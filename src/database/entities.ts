@@ -9,6 +9,7 @@ import { TaskEntity } from '../tasks/task.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { GroupMemberEntity } from '../groups/group-member.entity';
 import { GroupEntity } from '../groups/group.entity';
+import { SkillSearchEntity } from '../skills/search/skill-search.entity';
 import { SkillBlobEntity } from '../skills/skill-blob.entity';
 import { SkillVersionEntity } from '../skills/skill-version.entity';
 import { SkillEntity } from '../skills/skill.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   SkillEntity,
   SkillVersionEntity,
   SkillBlobEntity,
+  SkillSearchEntity,
   GhostEntity,
   BotEntity,
   TeamEntity,

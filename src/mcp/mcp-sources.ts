@@ -1,7 +1,6 @@
 // What the MCP tools read that other features serve. Each source is the service an HTTP route
-// uses, bound in McpModule, so a tool answers exactly what its route answers. Search and single
-// files are optional: until a service is bound, find_skills and read_skill_file are not offered.
-import { Inject, Injectable, Optional } from '@nestjs/common';
+// uses, bound in McpModule, so a tool answers exactly what its route answers.
+import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { Principal, UserPrincipal } from '../auth/principal';
 import type { ManifestDto } from '../skills/dto/skill.dto';
@@ -68,15 +67,12 @@ export interface SkillFileSource {
   open(principal: Principal, skillId: number, path: string, version: number | undefined): Promise<OpenedSkillFile>;
 }
 
-/**
- * The sources bound at boot; `search` and `files` stay null while no provider binds them. Read at
- * every request, so the e2e tests can bind stand-ins for the optional ones on a running app.
- */
+/** The sources bound at boot. */
 @Injectable()
 export class McpSources {
   constructor(
-    @Inject(MCP_SKILL_MANIFESTS) public manifests: SkillManifestSource,
-    @Optional() @Inject(MCP_SKILL_SEARCH) public search: SkillSearchSource | null = null,
-    @Optional() @Inject(MCP_SKILL_FILES) public files: SkillFileSource | null = null,
+    @Inject(MCP_SKILL_MANIFESTS) readonly manifests: SkillManifestSource,
+    @Inject(MCP_SKILL_SEARCH) readonly search: SkillSearchSource,
+    @Inject(MCP_SKILL_FILES) readonly files: SkillFileSource,
   ) {}
 }

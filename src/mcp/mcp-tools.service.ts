@@ -172,7 +172,7 @@ export class McpTools {
     };
     const { search, files, manifests } = this.sources;
 
-    if (search && principal.kind === 'user') {
+    if (principal.kind === 'user') {
       add(FIND_SKILLS, async ({ query, limit, min_score }) => {
         const answer = await search.search(principal, { q: query, limit, min_score });
         return toolResult(answer, searchText(answer));
@@ -187,12 +187,10 @@ export class McpTools {
       const manifest = await manifests.manifest(principal, skill_id, version);
       return toolResult(manifest, manifestText(manifest));
     });
-    if (files) {
-      add(READ_SKILL_FILE, async ({ skill_id, path, version }) => {
-        await this.validated(VersionQuery, { version }, 'query');
-        return this.fileResult(await files.open(principal, skill_id, path, version), origin);
-      });
-    }
+    add(READ_SKILL_FILE, async ({ skill_id, path, version }) => {
+      await this.validated(VersionQuery, { version }, 'query');
+      return this.fileResult(await files.open(principal, skill_id, path, version), origin);
+    });
     add(CHECK_TOOLS, async ({ task_id, ...body }) => {
       const checked = await this.validated(ToolCheckBody, body, 'body');
       const answer = await this.policy.toolCheck(principal, task_id, checked);

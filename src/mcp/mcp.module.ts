@@ -1,23 +1,46 @@
 import { Module } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
-import { DomainError } from '../common/errors/domain-error';
 import { ResolutionModule } from '../resolution/resolution.module';
+import { SkillDownloadsService } from '../resolution/skill-downloads.service';
 import { SkillsModule } from '../skills/skills.module';
-import { SkillsReadService } from '../skills/skills-read.service';
+import { SkillsSearchService } from '../skills/skills-search.service';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
-import { MCP_SKILL_MANIFESTS, McpSources, SkillManifestSource } from './mcp-sources';
+import {
+  MCP_SKILL_FILES,
+  MCP_SKILL_MANIFESTS,
+  MCP_SKILL_SEARCH,
+  McpSources,
+  SkillFileSource,
+  SkillManifestSource,
+  SkillSearchSource,
+} from './mcp-sources';
 import { McpTools } from './mcp-tools.service';
 
-/**
- * The manifest as `GET /api/skills/{id}/manifest` serves it: to users. Task tokens get that
- * route's answer to them, 404, until it serves their resolved set (CONTRACT §2 item 4).
- */
-function manifestRoute(reads: SkillsReadService): SkillManifestSource {
+/** The manifest and single files as their routes serve them: users, and tokens for their resolved set. */
+function manifests(downloads: SkillDownloadsService): SkillManifestSource {
+  return { manifest: (principal, skillId, version) => downloads.manifest(principal, skillId, version) };
+}
+
+function files(downloads: SkillDownloadsService): SkillFileSource {
   return {
-    manifest: (principal: Principal, skillId: number, version: number | undefined) =>
-      principal.kind === 'user' ? reads.manifest(principal, skillId, version) : Promise.reject(DomainError.notFound()),
+    async open(principal, skillId, path, version) {
+      const file = await downloads.openFile(principal, skillId, path, version);
+      return {
+        skill_id: skillId,
+        version: file.version,
+        path,
+        size: file.size,
+        sha256: file.etag.replace(/^sha256:/, ''),
+        content_type: file.contentType,
+        stream: file.stream,
+      };
+    },
   };
+}
+
+/** `GET /api/skills/search`: the service the route calls, with the bounds the tool's schema checked. */
+function search(service: SkillsSearchService): SkillSearchSource {
+  return { search: (caller, input) => service.find(caller, input) };
 }
 
 @Module({
@@ -27,7 +50,9 @@ function manifestRoute(reads: SkillsReadService): SkillManifestSource {
     McpEndpoint,
     McpTools,
     McpSources,
-    { provide: MCP_SKILL_MANIFESTS, useFactory: manifestRoute, inject: [SkillsReadService] },
+    { provide: MCP_SKILL_MANIFESTS, useFactory: manifests, inject: [SkillDownloadsService] },
+    { provide: MCP_SKILL_FILES, useFactory: files, inject: [SkillDownloadsService] },
+    { provide: MCP_SKILL_SEARCH, useFactory: search, inject: [SkillsSearchService] },
   ],
 })
 export class McpModule {}

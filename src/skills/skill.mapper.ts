@@ -40,6 +40,7 @@ export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): Manife
     files: v.manifest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, mode: f.mode })),
     frontmatter: v.frontmatter,
     ...policyOf(v),
+    skill_md: v.skillMd,
   };
 }
 

@@ -68,7 +68,14 @@ export class SkillsReadService {
 
   async manifest(caller: Actor, id: number, version?: number): Promise<ManifestDto> {
     const skill = await this.readers.readable(caller, await this.skills.findById(id));
-    return toManifestDto(skill, await this.version(skill, version ?? skill.latestVersion));
+    return this.manifestReadable(skill, version ?? skill.latestVersion);
+  }
+
+  /** For callers whose access was decided elsewhere (task tokens); with the SKILL.md text. */
+  async manifestReadable(skill: SkillEntity, version: number): Promise<ManifestDto> {
+    const v = await this.skills.findVersionWithSkillMd(skill.id, version);
+    if (!v) throw DomainError.notFound(VERSION_NOT_FOUND);
+    return toManifestDto(skill, v);
   }
 
   /** The bytes of a version (the latest by default); 304 from the version row alone. */

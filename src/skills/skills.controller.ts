@@ -29,7 +29,6 @@ import { IdPipe } from '../common/http/id.pipe';
 import { PageQuery } from '../common/http/pagination';
 import {
   DeleteSkillQuery,
-  ManifestDto,
   PACKAGE_FORM_SCHEMA,
   PUBLISH_FORM_SCHEMA,
   PublishedSkillDto,
@@ -39,12 +38,13 @@ import {
   SkillListQuery,
   ValidationReportDto,
   VersionListDto,
-  VersionQuery,
 } from './dto/skill.dto';
+import { SkillSearchQuery, SkillSearchResultDto } from './dto/skill-search.dto';
 import { UploadSlotInterceptor } from './package-inspector.service';
 import { SkillsDeleteService } from './skills-delete.service';
 import { SkillsPublishService, UploadedPackage } from './skills-publish.service';
 import { SkillsReadService } from './skills-read.service';
+import { SkillsSearchService } from './skills-search.service';
 
 @ApiTags('skills')
 @ApiAuth()
@@ -54,6 +54,7 @@ export class SkillsController {
     private readonly publish: SkillsPublishService,
     private readonly read: SkillsReadService,
     private readonly deletes: SkillsDeleteService,
+    private readonly searches: SkillsSearchService,
   ) {}
 
   @Post()
@@ -110,6 +111,14 @@ export class SkillsController {
     return this.read.list(caller, query);
   }
 
+  // Before ':id', which would take "search" for an id.
+  @Get('search')
+  @ApiOperation({ summary: 'Skills the caller may read, ranked by how well they match the words of q' })
+  @ApiOkResponse({ type: SkillSearchResultDto })
+  search(@CurrentUser() caller: UserPrincipal, @Query() query: SkillSearchQuery): Promise<SkillSearchResultDto> {
+    return this.searches.find(caller, query);
+  }
+
   @Get(':id')
   @ApiOkResponse({ type: SkillDto })
   get(@CurrentUser() caller: UserPrincipal, @Param('id', IdPipe) id: number): Promise<SkillDto> {
@@ -125,16 +134,6 @@ export class SkillsController {
     @Query() page: PageQuery,
   ): Promise<VersionListDto> {
     return this.read.versions(caller, id, page.cursor, page.limit);
-  }
-
-  @Get(':id/manifest')
-  @ApiOkResponse({ type: ManifestDto })
-  manifest(
-    @CurrentUser() caller: UserPrincipal,
-    @Param('id', IdPipe) id: number,
-    @Query() query: VersionQuery,
-  ): Promise<ManifestDto> {
-    return this.read.manifest(caller, id, query.version);
   }
 
   @Delete(':id')

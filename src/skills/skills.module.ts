@@ -4,11 +4,14 @@ import { memoryStorage } from 'multer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PackageInspector, UploadSlotInterceptor } from './package-inspector.service';
+import { SkillFilesService } from './skill-files.service';
 import { SkillReaders } from './skill-readers';
+import { SkillSearchRepository } from './search/skill-search.repository';
 import { SkillReferrersRepository } from './skill-referrers.repository';
 import { SkillsDeleteService } from './skills-delete.service';
 import { SkillsPublishService } from './skills-publish.service';
 import { SkillsReadService } from './skills-read.service';
+import { SkillsSearchService } from './skills-search.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
 
@@ -33,7 +36,10 @@ import { SkillsRepository } from './skills.repository';
     SkillsPublishService,
     SkillsReadService,
     SkillsDeleteService,
+    SkillSearchRepository,
+    SkillsSearchService,
+    SkillFilesService,
   ],
-  exports: [SkillsRepository, SkillReaders, SkillsReadService],
+  exports: [SkillsRepository, SkillReaders, SkillsReadService, SkillsSearchService, SkillFilesService],
 })
 export class SkillsModule {}

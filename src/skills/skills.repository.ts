@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
+import { deleteSearchDocument, writeSearchDocument } from './search/search-document';
 import { SkillBlobEntity } from './skill-blob.entity';
+import { readableScopeSql } from './skill-scope.sql';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
@@ -59,6 +61,27 @@ export class SkillsRepository {
     return this.db.manager.findOneBy(SkillVersionEntity, { skillId, version });
   }
 
+  /** A version with its SKILL.md text, which plain reads leave out. */
+  findVersionWithSkillMd(skillId: number, version: number): Promise<SkillVersionEntity | null> {
+    return this.db.manager
+      .createQueryBuilder(SkillVersionEntity, 'v')
+      .addSelect('v.skillMd')
+      .where('v.skill_id = :skillId AND v.version = :version', { skillId, version })
+      .getOne();
+  }
+
+  /**
+   * `length` bytes of a stored package from byte `offset` (fewer at its end). The blob column is
+   * stored uncompressed out of line, so PostgreSQL reads only the chunks the slice covers.
+   */
+  async readBlobRange(contentHash: string, offset: number, length: number): Promise<Buffer | null> {
+    const rows: Array<{ data: Buffer }> = await this.db.query(
+      'SELECT substring(data FROM $2 FOR $3) AS data FROM skill_blobs WHERE content_hash = $1',
+      [contentHash, offset + 1, length],
+    );
+    return rows[0]?.data ?? null;
+  }
+
   /** Newest first, versions below `before` when given; `limit + 1` rows to tell if more exist. */
   listVersions(skillId: number, before: number | undefined, limit: number): Promise<SkillVersionEntity[]> {
     const qb = this.db.manager
@@ -78,15 +101,10 @@ export class SkillsRepository {
       .orderBy('s.id', 'ASC')
       .limit(filter.limit + 1);
     if (filter.readableGroups !== 'all') {
-      const groups = filter.readableGroups;
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where('s.is_public').orWhere(`(s.namespace = 'default' AND s.owner_user_id = :reader)`, {
-            reader: filter.readerUserId,
-          });
-          if (groups.length) w.orWhere('s.namespace IN (:...groups)', { groups });
-        }),
-      );
+      qb.andWhere(readableScopeSql('s', ':reader', ':groups'), {
+        reader: filter.readerUserId,
+        groups: filter.readableGroups,
+      });
     }
     if (filter.namespace !== undefined) qb.andWhere('s.namespace = :namespace', { namespace: filter.namespace });
     if (filter.isPublic !== undefined) qb.andWhere('s.is_public = :isPublic', { isPublic: filter.isPublic });
@@ -126,6 +144,7 @@ export class SkillsRepository {
         }),
       );
       const latest = await this.insertVersion(tx, saved.id, 1, version);
+      await writeSearchDocument(tx, { ...searchScope(saved), skillId: saved.id, version: 1, ...searchText(version) });
       await recordAudit(tx, {
         type: 'skill',
         verb: 'create',
@@ -154,6 +173,12 @@ export class SkillsRepository {
         { latestVersion: latest.version, description: version.description, updatedAt: () => 'now()' },
       );
       const updated = await tx.findOneByOrFail(SkillEntity, { id: skillId });
+      await writeSearchDocument(tx, {
+        ...searchScope(skill),
+        skillId,
+        version: latest.version,
+        ...searchText(version),
+      });
       await recordAudit(tx, {
         type: 'skill_version',
         verb: 'create',
@@ -173,6 +198,7 @@ export class SkillsRepository {
     await this.db.transaction(async (tx) => {
       const result = await tx.update(SkillEntity, { id: skill.id, deletedAt: IsNull() }, { deletedAt: () => 'now()' });
       if (!result.affected) return;
+      await deleteSearchDocument(tx, skill.id);
       await recordAudit(tx, {
         type: 'skill',
         verb: 'delete',
@@ -236,6 +262,14 @@ export class SkillsRepository {
     const byId = new Map(versions.map((v) => [v.skillId, v]));
     return skills.map((skill) => ({ skill, latest: byId.get(skill.id)! }));
   }
+}
+
+function searchScope(skill: SkillEntity): Pick<SkillEntity, 'name' | 'namespace' | 'isPublic' | 'ownerUserId'> {
+  return { name: skill.name, namespace: skill.namespace, isPublic: skill.isPublic, ownerUserId: skill.ownerUserId };
+}
+
+function searchText(version: NewVersion): { description: string; skillMd: string } {
+  return { description: version.description, skillMd: version.skillMd };
 }
 
 function versionDetails(version: SkillVersionEntity): AuditDetails {

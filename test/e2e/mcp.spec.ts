@@ -6,14 +6,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ChangeGeneration } from '../../src/common/cache/change-generation';
-import { bindDiscoveryStandIns } from '../support/mcp-sources';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { publishSkill } from '../support/skills';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
-const TASK_TOOLS = ['get_task_skills', 'get_skill_manifest', 'check_tools'];
+/** §9.1's tools in its order; a task token sees all but find_skills (users only). */
+const USER_TOOLS = ['find_skills', 'get_task_skills', 'get_skill_manifest', 'read_skill_file', 'check_tools'];
+const TASK_TOOLS = ['get_task_skills', 'get_skill_manifest', 'read_skill_file', 'check_tools'];
 
 const READER_MD = '# Reader\n\nRead references/guide.md before you start.\n';
 const GUIDE = '# Guide\n\nStep one: read. Step two: résumé.\n';
@@ -69,8 +70,6 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
     token = (await s.post(alice, `/api/tasks/${task.id}/tokens`, {})).token;
   });
 
-  afterEach(() => bindDiscoveryStandIns(t, false));
-
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
     await t.close();
@@ -125,9 +124,9 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
   }
 
   describe('tools/list', () => {
-    it('shows a user the task tools, with JSON Schema inputs and descriptions for a model', async () => {
+    it('shows a user the five tools of §9.1, with JSON Schema inputs and descriptions for a model', async () => {
       const { tools } = await (await connect(alice.key)).listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(TASK_TOOLS);
+      expect(tools.map((tool) => tool.name)).toEqual(USER_TOOLS);
       for (const tool of tools) {
         expect(tool.description!.length).toBeGreaterThan(100);
         expect(tool.annotations).toEqual(expect.objectContaining({ readOnlyHint: true, destructiveHint: false }));
@@ -151,27 +150,8 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       );
     });
 
-    it('shows all five tools once search and single files are bound, in the order of §9.1', async () => {
-      bindDiscoveryStandIns(t, true);
-      const { tools } = await (await connect(alice.key)).listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([
-        'find_skills',
-        'get_task_skills',
-        'get_skill_manifest',
-        'read_skill_file',
-        'check_tools',
-      ]);
-    });
-
     it('never shows a task token find_skills (users only)', async () => {
       expect((await (await connect(token)).listTools()).tools.map((tool) => tool.name)).toEqual(TASK_TOOLS);
-      bindDiscoveryStandIns(t, true);
-      expect((await (await connect(token)).listTools()).tools.map((tool) => tool.name)).toEqual([
-        'get_task_skills',
-        'get_skill_manifest',
-        'read_skill_file',
-        'check_tools',
-      ]);
     });
   });
 
@@ -297,16 +277,13 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
     });
   });
 
-  describe('find_skills and read_skill_file, on the stand-ins of their services', () => {
-    beforeEach(() => bindDiscoveryStandIns(t, true));
-
-    it('find_skills answers the search service JSON, with bounds checked first', async () => {
-      const result = await call(alice.key, 'find_skills', { query: 'reads', limit: 5 });
-      expect(structured(result)).toEqual({
-        items: [expect.objectContaining({ skill_id: reader.id, name: 'reader', version: 1 })],
-        query: 'reads',
-      });
-      expect(text(result)).toContain(`- reader (skill ${reader.id} v1, personal, score 1): Reads the guide.`);
+  describe('find_skills and read_skill_file', () => {
+    it('find_skills answers what GET /api/skills/search answers, with bounds checked first', async () => {
+      const result = await call(alice.key, 'find_skills', { query: 'reader guide', limit: 5 });
+      const http = await s.get(alice, '/api/skills/search?q=reader%20guide&limit=5');
+      expect(http.items[0]).toEqual(expect.objectContaining({ skill_id: reader.id, name: 'reader', version: 1 }));
+      expect(structured(result)).toEqual(http);
+      expect(text(result)).toContain(`- reader (skill ${reader.id} v1, personal, score ${http.items[0].score}`);
       const client = await connect(alice.key);
       for (const args of [
         { query: '' },

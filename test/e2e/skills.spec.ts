@@ -77,6 +77,7 @@ describe('skill registry', () => {
           { path: 'scripts/run.sh', size: 18, sha256: sha256('#!/bin/sh\necho hi\n'), mode: '644' },
         ],
         frontmatter: { name: 'pdf-tools', description: 'Reads PDFs.' },
+        skill_md: '---\nname: "pdf-tools"\ndescription: "Reads PDFs."\n---\n# Skill\n',
         allowed_tools: null,
         requires: { bins: [], env: [] },
       });

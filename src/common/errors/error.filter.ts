@@ -131,6 +131,10 @@ export class ErrorFilter implements ExceptionFilter {
 
   private toDomainError(exception: unknown, req: Request): DomainError {
     if (exception instanceof DomainError) return exception;
+    // The router could not percent-decode a path segment: such a path names nothing (CONTRACT §11).
+    if (exception instanceof Error && exception.message.startsWith('Failed to decode param')) {
+      return DomainError.notFound();
+    }
     const lowLevel = fromLowLevel(exception, req);
     if (lowLevel) return lowLevel;
     if (exception instanceof HttpException) {

@@ -94,6 +94,7 @@ export class ManifestDto {
   @ApiProperty() revision: string;
   @ApiProperty({ type: [ManifestFileDto] }) files: ManifestFileDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) frontmatter: object;
+  @ApiProperty({ description: 'The text of SKILL.md, so activating a skill is one call' }) skill_md: string;
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
   @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
 }

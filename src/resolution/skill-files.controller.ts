@@ -1,0 +1,68 @@
+import { Controller, Get, Headers, Param, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { ApiAuth } from '../common/http/api-auth.decorator';
+import { IdPipe } from '../common/http/id.pipe';
+import { ManifestDto, VersionQuery } from '../skills/dto/skill.dto';
+import { sendSkillFile } from '../skills/file.response';
+import { SkillDownloadsService } from './skill-downloads.service';
+
+/**
+ * The file path exactly as the client sent it, percent-decoded once: the router's own parameter
+ * drops a trailing slash and splits on decoded slashes, and a path is compared byte for byte.
+ */
+function requestedPath(req: Request): string {
+  const raw = /\/skills\/[^/?#]*\/files\/([^?#]*)/.exec(req.originalUrl)?.[1] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw DomainError.notFound('File not found');
+  }
+}
+
+/** Activation reads (CONTRACT §8.2): the manifest with SKILL.md and single files, for users and task tokens. */
+@ApiAuth()
+@ApiTags('skills')
+@Controller('skills/:id')
+export class SkillFilesController {
+  constructor(private readonly reads: SkillDownloadsService) {}
+
+  @Get('manifest')
+  @AllowTaskToken()
+  @ApiOperation({
+    operationId: 'SkillsController_manifest',
+    summary: 'The files, frontmatter and SKILL.md text of a version (task tokens: their resolved set)',
+  })
+  @ApiOkResponse({ type: ManifestDto })
+  manifest(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Query() query: VersionQuery,
+  ): Promise<ManifestDto> {
+    return this.reads.manifest(principal, id, query.version);
+  }
+
+  @Get('files/*path')
+  @AllowTaskToken()
+  @ApiOperation({
+    operationId: 'SkillsController_file',
+    summary: 'One file of a version, by its manifest path (percent-encoded, slashes kept); ETag is its sha256',
+  })
+  @ApiParam({ name: 'path', type: String, description: 'A path of the manifest, e.g. scripts/run.py' })
+  @ApiProduces('application/octet-stream', 'text/markdown', 'text/plain')
+  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  async file(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Query() query: VersionQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile | undefined> {
+    const file = await this.reads.file(principal, id, requestedPath(req), query.version, ifNoneMatch);
+    return sendSkillFile(res, file);
+  }
+}

@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+
+export const SEARCH_DEFAULT_LIMIT = 8;
+export const SEARCH_MAX_LIMIT = 50;
+export const SEARCH_DEFAULT_MIN_SCORE = 0.35;
+
+/** Text PostgreSQL can hold: no U+0000, and surrogates only in pairs. */
+// eslint-disable-next-line no-control-regex
+const TEXT = /^(?:[^\u0000\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+
+/** A decimal such as `0.5` or `1`; anything else (empty, `0x1`, `1e-1`) fails the number check. */
+const decimal = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value === undefined ? value : NaN;
+
+export class SkillSearchQuery {
+  @ApiProperty({ minLength: 1, maxLength: 256, example: 'fill a pdf form', description: 'Words to look for' })
+  @IsString()
+  @Length(1, 256, { message: 'q must be 1-256 characters' })
+  @Matches(TEXT, { message: 'q must not contain U+0000 or unpaired surrogates' })
+  q: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(SEARCH_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: SEARCH_DEFAULT_MIN_SCORE })
+  @IsOptional()
+  @Transform(decimal)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'min_score must be a number from 0 to 1' })
+  @Min(0)
+  @Max(1)
+  min_score?: number;
+
+  @ApiPropertyOptional({ description: 'Only this namespace' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  namespace?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  is_public?: 'true' | 'false';
+}
+
+export class SkillSearchHitDto {
+  @ApiProperty() skill_id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ example: 'default' }) namespace: string;
+  @ApiProperty() is_public: boolean;
+  @ApiProperty({ description: 'The latest version, the one searched' }) version: number;
+  @ApiProperty() content_hash: string;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'The tool policy of the version (CONTRACT §7.1); null when it restricts nothing',
+  })
+  allowed_tools: string[] | null;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'Lexical relevance; the README states the formula' })
+  score: number;
+}
+
+export class SkillSearchResultDto {
+  @ApiProperty({ type: [SkillSearchHitDto] }) items: SkillSearchHitDto[];
+  @ApiProperty({ description: 'The query as received' }) query: string;
+}

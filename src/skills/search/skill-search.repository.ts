@@ -1,0 +1,199 @@
+// Ranked search over `skill_search` (CONTRACT §8.1), in one statement that runs the same on PGlite
+// and on a server. The README states the formula; search-terms.ts makes the terms.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { readableScopeSql } from '../skill-scope.sql';
+import { readableScopeKeys } from './search-document';
+import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
+import { MAX_QUERY_TERMS, SearchTerm } from './search-terms';
+
+export interface SearchFilter {
+  terms: SearchTerm[];
+  readerUserId: number;
+  /** The groups whose skills the reader may read, or every group (admins). */
+  readableGroups: string[] | 'all';
+  namespace?: string;
+  isPublic?: boolean;
+  minScore: number;
+  limit: number;
+}
+
+export interface SearchHit {
+  skill_id: number;
+  name: string;
+  description: string;
+  namespace: string;
+  is_public: boolean;
+  version: number;
+  content_hash: string;
+  allowed_tools: string[] | null;
+  score: number;
+}
+
+/** What a term weighs, by the best place it matched (CONTRACT §8.1: name, then description, then body). */
+export const WEIGHTS = { nameExact: 1.0, namePrefix: 0.8, description: 0.7, nameTypo: 0.6, body: 0.5 } as const;
+/** The share of the score that does not depend on how much of the name the query covers. */
+export const BASE = 0.75;
+/** The best score of a skill that matched no term in its name or description. */
+export const BODY_ONLY_MAX = WEIGHTS.body * BASE;
+
+const ORDER = 'score DESC, name, scope_rank, skill_id';
+
+/** The English stems of each term's forms, and whether the word is a stop word. */
+const STEMS_SQL = `
+  SELECT length(to_tsvector('english', t.word)) > 0 AS searchable,
+         tsvector_to_array(to_tsvector('english', t.forms)) AS stems
+    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(word, forms, ord)
+   ORDER BY t.ord`;
+
+/**
+ * The score of the skill `s` for `n` terms: each term weighs what it matched best (WEIGHTS); the
+ * score is their mean times BASE + (1 - BASE) x the share of the name's words that terms matched
+ * (at most 1), rounded to 4 places. Numeric arithmetic, so it repeats to the last digit. Written out
+ * per term (the statement exists once per number of terms) so that nothing but expressions runs
+ * per candidate; `($1::tsquery[])[i]` is a constant once the parameters are bound.
+ */
+function scoreSql(n: number): string {
+  const weights: string[] = [];
+  const nameHits: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const exact = `($1::tsquery[])[${i}]`;
+    const prefix = `($2::tsquery[])[${i}]`;
+    const variants = `string_to_array(($3::text[])[${i}], ' ')`;
+    weights.push(`CASE WHEN s.name_vector @@ ${exact} THEN ${WEIGHTS.nameExact}
+                       WHEN s.name_vector @@ ${prefix} THEN ${WEIGHTS.namePrefix}
+                       WHEN s.description_vector @@ ${exact} THEN ${WEIGHTS.description}
+                       WHEN s.name_variants && ${variants} THEN ${WEIGHTS.nameTypo}
+                       WHEN s.body_vector @@ ${exact} THEN ${WEIGHTS.body} ELSE 0 END`);
+    nameHits.push(`CASE WHEN s.name_vector @@ ${exact} OR s.name_vector @@ ${prefix}
+                            OR s.name_variants && ${variants} THEN 1 ELSE 0 END`);
+  }
+  return `round((${weights.join(' + ')}) / ${n}.0
+                 * (${BASE} + ${1 - BASE} * least(1.0, (${nameHits.join(' + ')})::numeric / s.name_word_count)), 4)`;
+}
+
+/** Some term in the name (a word, a prefix, a typo) or the description: GIN indexes find these. */
+const STRONG_MATCH = `(s.name_vector @@ $4::tsquery OR s.name_variants && $7::text[] OR s.description_vector @@ $5::tsquery)`;
+
+/**
+ * Only what the reader may read, and the list's filters. The scope key (an index) and the shared
+ * readable-scope rule say the same thing; the key lets an index leave out what the reader may not
+ * read before a row is fetched.
+ */
+const READABLE = `($10::text[] IS NULL OR (s.scope_key = ANY($11::text[]) AND ${readableScopeSql('s', '$9', '$10')}))
+       AND ($12::text IS NULL OR s.namespace = $12)
+       AND ($13::boolean IS NULL OR s.is_public = $13)`;
+
+/**
+ * Candidates are what the GIN indexes find: some term in the name (a word, a prefix, a typo) or the
+ * description, or the body query ($6). A skill that matched only in its body scores at most
+ * BODY_ONLY_MAX x the share of terms it holds, so when min_score leaves no room for fewer, the body
+ * query asks for every term (the default does) and the index intersects them; otherwise for any.
+ * The readable-scope filter keeps candidates to what the reader may read before anything is ranked.
+ * ($8, the number of terms, is in the text of the statement.)
+ */
+function searchSql(n: number): string {
+  return `
+  WITH ranked AS (
+    SELECT s.skill_id, s.name,
+           CASE WHEN s.is_public THEN 2 WHEN s.namespace = 'default' THEN 0 ELSE 1 END AS scope_rank,
+           ${scoreSql(n)} AS score
+      FROM skill_search s
+     WHERE (${STRONG_MATCH} OR s.body_vector @@ $6::tsquery)
+       AND ${READABLE}
+       AND $8::int = ${n}
+  ), top AS (
+    SELECT * FROM ranked WHERE score >= $14 ORDER BY ${ORDER} LIMIT $15
+  )
+  SELECT k.id AS skill_id, k.name, k.description, k.namespace, k.is_public, k.latest_version AS version,
+         v.content_hash,
+         v.allowed_tools,
+         top.score::float8 AS score
+    FROM top
+    JOIN skills k ON k.id = top.skill_id
+    JOIN skill_versions v ON v.skill_id = k.id AND v.version = k.latest_version
+   ORDER BY top.score DESC, top.name, top.scope_rank, top.skill_id`;
+}
+
+const SEARCH_SQL = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, n) => (n === 0 ? '' : searchSql(n)));
+
+/** Runs SQL: the data source, a query runner, or a plain client (tests, the benchmark notes). */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+const STEM_CACHE_ENTRIES = 10_000;
+
+@Injectable()
+export class SkillSearchRepository {
+  private readonly stems = new StemCache(STEM_CACHE_ENTRIES);
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The terms as tsqueries. Their stems come from PostgreSQL, so both databases stem alike, in
+   * one short query for the words `cache` does not hold yet.
+   */
+  static async prepare(db: Queryable, terms: SearchTerm[], cache = new StemCache(0)): Promise<SearchQuery | null> {
+    if (terms.length === 0) return null;
+    const key = (t: SearchTerm): string => `${t.word}\u0000${t.forms.join(' ')}`;
+    const known = new Map<string, TermStems>();
+    for (const t of terms) {
+      const hit = cache.get(key(t));
+      if (hit) known.set(key(t), hit);
+    }
+    const missing = terms.filter((t) => !known.has(key(t)));
+    if (missing.length) {
+      const result = await db.query(STEMS_SQL, [missing.map((t) => t.word), missing.map((t) => t.forms.join(' '))]);
+      // TypeORM answers the rows, pg a result holding them.
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as TermStems[];
+      missing.forEach((t, i) => {
+        const stems = { searchable: rows[i].searchable, stems: rows[i].stems };
+        known.set(key(t), stems);
+        cache.set(key(t), stems);
+      });
+    }
+    return buildSearchQuery(
+      terms,
+      terms.map((t) => known.get(key(t))!),
+    );
+  }
+
+  /** The ranking statement and its parameters, also for EXPLAIN in tests and the benchmark notes. */
+  static statement(filter: SearchFilter, query: SearchQuery): { sql: string; parameters: unknown[] } {
+    const all = filter.readableGroups === 'all';
+    const n = query.terms.length;
+    // Weak candidates need every term in the body when min_score leaves no room for fewer (a score
+    // that rounds up to min_score counts).
+    const needed = Math.ceil(((filter.minScore - 0.00005) * n) / BODY_ONLY_MAX);
+    return {
+      sql: SEARCH_SQL[n],
+      parameters: [
+        query.terms.map((t) => t.exact),
+        query.terms.map((t) => t.prefix),
+        query.terms.map((t) => t.variants.join(' ')),
+        query.name,
+        query.anyTerm,
+        needed >= n ? query.everyTerm : query.anyTerm,
+        query.variants,
+        n,
+        filter.readerUserId,
+        // null: every scope (admins)
+        all ? null : filter.readableGroups,
+        all ? null : readableScopeKeys(filter.readerUserId, filter.readableGroups as string[]),
+        filter.namespace ?? null,
+        filter.isPublic ?? null,
+        filter.minScore,
+        filter.limit,
+      ],
+    };
+  }
+
+  async search(filter: SearchFilter): Promise<SearchHit[]> {
+    const query = await SkillSearchRepository.prepare(this.db, filter.terms, this.stems);
+    if (!query) return [];
+    const { sql, parameters } = SkillSearchRepository.statement(filter, query);
+    return this.db.query<SearchHit[]>(sql, parameters);
+  }
+}
