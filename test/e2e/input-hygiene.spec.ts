@@ -118,7 +118,7 @@ function rowCounts(t: TestApp): Promise<Record<string, number>> {
 describe('input hygiene on every route (CONTRACT §11)', () => {
   let t: TestApp;
   let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
-  let ids: Record<string, number>;
+  let ids: Record<string, number | string>;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -143,6 +143,8 @@ describe('input hygiene on every route (CONTRACT §11)', () => {
       teams: team.id,
       subscriptions: subscription.id,
       tasks: task.body.id,
+      // The single-file route's path: a file every package has.
+      path: 'SKILL.md',
     };
   });
   afterAll(async () => {
