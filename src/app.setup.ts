@@ -1,14 +1,14 @@
 // Builds the application exactly as production runs it; main.ts and the e2e tests both call this.
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
-import { API_KEY_SCHEME, BEARER_SCHEME } from './common/http/api-auth.decorator';
 import { applyHttpLimits } from './common/http/http-limits';
 import { jsonBodyMiddleware, queryHygieneMiddleware } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
+import { createOpenApiDocument, SWAGGER_UI_OPTIONS } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
 import { runMigrations, withBootLock } from './database/migrate';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -19,19 +19,7 @@ import { AdminBootstrap } from './users/admin-bootstrap.service';
 export const API_PREFIX = 'api';
 
 export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
-    .setTitle('skill-resolver')
-    .setDescription(
-      'Skill packages, the places that select them, and the one resolver that turns selections into exact refs.',
-    )
-    .setVersion('1')
-    .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key or task token' },
-      API_KEY_SCHEME,
-    )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The same key as a Bearer token' }, BEARER_SCHEME)
-    .build();
-  return SwaggerModule.createDocument(app, config);
+  return createOpenApiDocument(app, API_PREFIX);
 }
 
 export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
@@ -44,7 +32,8 @@ export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
   app.setGlobalPrefix(API_PREFIX);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildOpenApiDocument(app), {
     jsonDocumentUrl: `${API_PREFIX}/docs-json`,
-    swaggerOptions: { persistAuthorization: true },
+    customSiteTitle: 'skill-resolver API',
+    swaggerOptions: SWAGGER_UI_OPTIONS,
   });
 }
 

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/auth.decorators';
 import { DomainError } from '../common/errors/domain-error';
+import { ApiErrors } from '../common/errors/error-response.dto';
 import { DatabaseProbe } from './database-probe';
 
 @ApiTags('health')
@@ -11,14 +12,22 @@ export class HealthController {
   constructor(private readonly database: DatabaseProbe) {}
 
   @Get('live')
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOperation({ operationId: 'getLiveness', summary: 'The process answers (no database involved)' })
+  @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string' } }, example: { status: 'ok' } } })
   live(): { status: string } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOkResponse({ schema: { example: { status: 'ok', database: 'up' } } })
-  @ApiServiceUnavailableResponse({ description: 'The database is unreachable' })
+  @ApiOperation({ operationId: 'getReadiness', summary: 'The database answers (within 2 s, else 503)' })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string' }, database: { type: 'string' } },
+      example: { status: 'ok', database: 'up' },
+    },
+  })
+  @ApiErrors({ code: 'DATABASE_UNAVAILABLE', when: 'the database did not answer within 2 s' })
   async ready(): Promise<{ status: string; database: string }> {
     if (!(await this.database.answers())) {
       throw new DomainError('DATABASE_UNAVAILABLE', 'The database is unreachable');

@@ -15,7 +15,7 @@ import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
 import { DomainError } from '../common/errors/domain-error';
 import { ApiErrors, ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
-import { JsonRpcRequestDto, JsonRpcResponseDto } from './dto/json-rpc.dto';
+import { JSON_RPC_EXAMPLES, JsonRpcRequestDto, JsonRpcResponseDto } from './dto/json-rpc.dto';
 import { McpEndpoint } from './mcp-endpoint.service';
 
 function methodNotAllowed(res: Response): never {
@@ -25,6 +25,7 @@ function methodNotAllowed(res: Response): never {
 
 /** The MCP endpoint (CONTRACT §9.1): the same credentials, logging and metrics as every route. */
 @ApiTags('mcp')
+@ApiAuth()
 @Controller('mcp')
 export class McpController {
   constructor(private readonly endpoint: McpEndpoint) {}
@@ -33,12 +34,13 @@ export class McpController {
   @AllowTaskToken()
   // Tool calls only read: they leave the caches valid, as tool-check does.
   @ReadOnlyRoute()
-  @ApiAuth()
   @ApiOperation({
-    summary:
-      'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST (initialize, tools/list, tools/call), answered as JSON. Send Accept: application/json, text/event-stream',
+    operationId: 'sendMcpMessage',
+    summary: 'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST',
+    description:
+      'Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list` and `tools/call` work on their own. A task token sees only the tools it may use, for its own task.',
   })
-  @ApiBody({ type: JsonRpcRequestDto })
+  @ApiBody({ type: JsonRpcRequestDto, examples: JSON_RPC_EXAMPLES })
   @ApiOkResponse({ description: 'The JSON-RPC response', type: JsonRpcResponseDto })
   @ApiResponse({ status: 202, description: 'A notification or response was accepted (no body)' })
   @ApiResponse({
@@ -55,41 +57,49 @@ export class McpController {
   @ApiResponse({
     status: 400,
     description:
-      'BAD_REQUEST, VALIDATION_FAILED in the error shape: a body that is not JSON, or not a JSON object within the limits of every JSON body; a JSON-RPC error: a JSON object that is no JSON-RPC message',
+      '`BAD_REQUEST`, `VALIDATION_FAILED` in the error shape: a body that is not JSON, or not a JSON object within the limits of every JSON body; a JSON-RPC error: a JSON object that is no JSON-RPC message',
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
     content: {
       'application/json': {
         schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(JsonRpcResponseDto) }] },
+        examples: {
+          BAD_REQUEST: { $ref: '#/components/examples/BAD_REQUEST' },
+          VALIDATION_FAILED: { $ref: '#/components/examples/VALIDATION_FAILED' },
+          JSON_RPC: {
+            summary: 'A JSON object that is no JSON-RPC message',
+            value: {
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
+            },
+          },
+        },
       },
     },
   })
-  @ApiErrors([
-    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
-    { status: 429, codes: ['RATE_LIMITED'], when: 'too many failed authentications from this address' },
-  ])
+  @ApiErrors('BODY_TOO_LARGE', 'REQUEST_TIMEOUT')
   async post(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.endpoint.handle(principal, req, res);
   }
 
   @Get()
   @AllowTaskToken()
-  @ApiAuth()
-  @ApiOperation({ summary: 'Not supported: the endpoint is stateless and opens no event stream (405)' })
-  @ApiErrors([
-    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
-    { status: 405, codes: ['METHOD_NOT_ALLOWED'], when: 'for every authenticated caller; Allow: POST' },
-  ])
+  @ApiOperation({
+    operationId: 'openMcpEventStream',
+    summary: 'Not supported: the endpoint is stateless and opens no event stream (405)',
+  })
+  @ApiErrors({ code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
   get(@Res({ passthrough: true }) res: Response): never {
     return methodNotAllowed(res);
   }
 
   @Delete()
   @AllowTaskToken()
-  @ApiAuth()
-  @ApiOperation({ summary: 'Not supported: the endpoint is stateless and has no session to end (405)' })
-  @ApiErrors([
-    { status: 401, codes: ['UNAUTHENTICATED'], when: 'missing, wrong, revoked or expired credentials' },
-    { status: 405, codes: ['METHOD_NOT_ALLOWED'], when: 'for every authenticated caller; Allow: POST' },
-  ])
+  @ApiOperation({
+    operationId: 'endMcpSession',
+    summary: 'Not supported: the endpoint is stateless and has no session to end (405)',
+  })
+  @ApiErrors({ code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
   remove(@Res({ passthrough: true }) res: Response): never {
     return methodNotAllowed(res);
   }

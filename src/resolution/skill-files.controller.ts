@@ -1,11 +1,13 @@
 import { Controller, Get, Headers, Param, Query, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
+import { ApiErrors } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
+import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { ManifestDto, VersionQuery } from '../skills/dto/skill.dto';
 import { sendSkillFile } from '../skills/file.response';
 import { SkillDownloadsService } from './skill-downloads.service';
@@ -33,10 +35,14 @@ export class SkillFilesController {
   @Get('manifest')
   @AllowTaskToken()
   @ApiOperation({
-    operationId: 'SkillsController_manifest',
+    operationId: 'getSkillManifest',
     summary: 'The files, frontmatter and SKILL.md text of a version (task tokens: their resolved set)',
   })
   @ApiOkResponse({ type: ManifestDto })
+  @ApiErrors('VALIDATION_FAILED', {
+    code: 'NOT_FOUND',
+    when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set',
+  })
   manifest(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,
@@ -48,12 +54,29 @@ export class SkillFilesController {
   @Get('files/*path')
   @AllowTaskToken()
   @ApiOperation({
-    operationId: 'SkillsController_file',
+    operationId: 'getSkillFile',
     summary: 'One file of a version, by its manifest path (percent-encoded, slashes kept); ETag is its sha256',
+    description:
+      '`text/markdown` for `.md`, `text/plain` for other UTF-8 text, else `application/octet-stream` as an attachment; never HTML or SVG. Read in bounded memory whatever its size.',
+    tags: ['discovery'],
   })
-  @ApiParam({ name: 'path', type: String, description: 'A path of the manifest, e.g. scripts/run.py' })
-  @ApiProduces('application/octet-stream', 'text/markdown', 'text/plain')
-  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  @ApiParam({
+    name: 'path',
+    type: String,
+    example: 'SKILL.md',
+    description: 'A path of the manifest, e.g. scripts/run.py',
+  })
+  @ApiProduces('text/markdown', 'text/plain', 'application/octet-stream')
+  @ApiOkResponse({
+    description: 'The bytes of the file; ETag: its quoted sha256',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiNotModifiedResponse({ description: 'The sha256 matches If-None-Match' })
+  @ApiIfNoneMatch()
+  @ApiErrors('VALIDATION_FAILED', {
+    code: 'NOT_FOUND',
+    when: 'no such skill, version or path (compared byte for byte), one the caller may not read, or (a token) outside its resolved set',
+  })
   async file(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,

@@ -1,11 +1,15 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal, CurrentUser } from '../auth/auth.decorators';
 import type { Principal, UserPrincipal } from '../auth/principal';
+import { ApiErrors, JSON_BODY_ERRORS, TASK_NOT_FOUND } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
+import { ApiPathOperations } from '../common/openapi/api-path-operations.decorator';
 import { ifNoneMatchHits, quoteEtag } from '../common/http/etag';
 import { TaskIdPipe } from '../common/http/id.pipe';
+import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
+import { EXECUTION_REQUEST_EXAMPLES } from '../tasks/dto/task.dto';
 import { ExecutionRequestBody, ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
 import { ExecutionRequestsService } from './execution-requests.service';
 import { toTaskSkillsDto } from './resolution.mapper';
@@ -30,13 +34,24 @@ export class TaskSkillsController {
   // task token and abort the sandbox start on any status but 200.
   @Get(['tasks/:id/skills', 'v1/tasks/:id/skills'])
   @AllowTaskToken()
-  @ApiTags('wegent')
-  @ApiOperation({
-    summary:
-      "The task's skills as exact refs; ETag is the fingerprint, 304 on If-None-Match (also the route Wegent executors call)",
-  })
-  @ApiOkResponse({ type: TaskSkillsDto })
+  @ApiPathOperations(
+    {
+      path: 'tasks/:id/skills',
+      operationId: 'getTaskSkills',
+      tag: 'resolution',
+      summary: "The task's skills as exact refs; ETag is the fingerprint, 304 on If-None-Match",
+    },
+    {
+      path: 'v1/tasks/:id/skills',
+      operationId: 'getTaskSkillsV1',
+      tag: 'wegent',
+      summary: 'The same answer as GET /api/tasks/{id}/skills, on the path Wegent executors call',
+    },
+  )
+  @ApiOkResponse({ type: TaskSkillsDto, description: 'The resolution; ETag: the quoted fingerprint' })
   @ApiNotModifiedResponse({ description: 'The fingerprint matches If-None-Match' })
+  @ApiIfNoneMatch()
+  @ApiErrors(TASK_NOT_FOUND)
   async skills(
     @CurrentPrincipal() principal: Principal,
     @Param('id', TaskIdPipe) id: number,
@@ -54,8 +69,19 @@ export class TaskSkillsController {
 
   @Post('tasks/:id/execution-requests')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Resolve for an executor, the message on top; persist=true writes it into the labels' })
+  @ApiOperation({
+    operationId: 'createExecutionRequest',
+    summary: 'Resolve for an executor, the message on top; persist=true writes it into the labels',
+  })
+  @ApiBody({ type: ExecutionRequestBody, examples: EXECUTION_REQUEST_EXAMPLES, required: false })
   @ApiOkResponse({ type: ExecutionRequestDto })
+  @ApiErrors(
+    { code: 'VALIDATION_FAILED', when: 'a rule of the body, or labels that would pass their size limit' },
+    'SKILL_SELECTION_INVALID',
+    { code: 'FORBIDDEN', when: '`persist: true` by a reader who is not the creator or an admin' },
+    TASK_NOT_FOUND,
+    ...JSON_BODY_ERRORS,
+  )
   executionRequest(
     @CurrentUser() caller: UserPrincipal,
     @Param('id', TaskIdPipe) id: number,

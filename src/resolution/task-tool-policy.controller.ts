@@ -1,26 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
-import { ApiErrors } from '../common/errors/error-response.dto';
+import { ApiErrors, JSON_BODY_ERRORS, TASK_NOT_FOUND } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { quoteEtag } from '../common/http/etag';
 import { TaskIdPipe } from '../common/http/id.pipe';
-import { RemoteSkillsDto, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-policy.dto';
+import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
+import { RemoteSkillsDto, TOOL_CHECK_EXAMPLES, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-policy.dto';
 import { TaskToolPolicyService } from './task-tool-policy.service';
-
-const UNAUTHENTICATED = {
-  status: 401,
-  codes: ['UNAUTHENTICATED' as const],
-  when: 'missing, wrong, revoked or expired credentials',
-};
-const TASK_NOT_FOUND = {
-  status: 404,
-  codes: ['NOT_FOUND' as const],
-  when: '"Task not found": no such task, or one the caller (or the token) may not read',
-};
 
 @ApiTags('resolution')
 @ApiAuth()
@@ -33,19 +23,21 @@ export class TaskToolPolicyController {
   @AllowTaskToken()
   @ReadOnlyRoute()
   @ApiOperation({
+    operationId: 'checkTaskTools',
     summary:
       "Which tools the task's active skills leave visible (the intersection of their allowed-tools), what they require, and whether one call passes",
+    tags: ['tool-policy'],
   })
+  @ApiBody({ type: ToolCheckBody, examples: TOOL_CHECK_EXAMPLES, required: false })
   @ApiOkResponse({ type: ToolCheckAnswerDto })
-  @ApiErrors([
+  @ApiErrors(
     {
-      status: 400,
-      codes: ['VALIDATION_FAILED'],
-      when: "an unknown key, a wrong type, too many names, a command over 16 KiB, or a skill outside the task's resolved set (details.unknown_skills)",
+      code: 'VALIDATION_FAILED',
+      when: "an unknown key, a wrong type, too many names, a command over 16 KiB, or a skill outside the task's resolved set (`details.unknown_skills`)",
     },
-    UNAUTHENTICATED,
     TASK_NOT_FOUND,
-  ])
+    ...JSON_BODY_ERRORS,
+  )
   toolCheck(
     @CurrentPrincipal() principal: Principal,
     @Param('id', TaskIdPipe) id: number,
@@ -57,12 +49,14 @@ export class TaskToolPolicyController {
   @Get('remote-skills.json')
   @AllowTaskToken()
   @ApiOperation({
+    operationId: 'getTaskRemoteSkills',
     summary:
       "The task's resolved skills as VeADK's remote-skills.json (an attachment); ETag is the task's fingerprint, 304 on If-None-Match",
   })
   @ApiOkResponse({ type: RemoteSkillsDto })
   @ApiNotModifiedResponse({ description: "The task's fingerprint matches If-None-Match" })
-  @ApiErrors([UNAUTHENTICATED, TASK_NOT_FOUND])
+  @ApiIfNoneMatch()
+  @ApiErrors(TASK_NOT_FOUND)
   async remoteSkills(
     @CurrentPrincipal() principal: Principal,
     @Param('id', TaskIdPipe) id: number,

@@ -24,6 +24,7 @@ import {
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/auth.decorators';
 import type { UserPrincipal } from '../auth/principal';
+import { ApiErrors, UPLOAD_ERRORS } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { PageQuery } from '../common/http/pagination';
@@ -61,8 +62,20 @@ export class SkillsController {
   @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PUBLISH_FORM_SCHEMA })
-  @ApiOperation({ summary: 'Publish a new skill (version 1) in a scope' })
+  @ApiOperation({
+    operationId: 'createSkill',
+    summary: 'Publish a new skill (version 1): personal by default, or in a group, or public (admins)',
+    description:
+      'The package is inspected off the event loop and stored in its canonical form. `namespace` defaults to `default` (a personal skill); `public` defaults to `false`.',
+  })
   @ApiCreatedResponse({ type: PublishedSkillDto })
+  @ApiErrors(
+    ...UPLOAD_ERRORS,
+    'SKILL_INVALID',
+    { code: 'FORBIDDEN', when: '`public=true` by a caller who is not an admin, or below Developer in the group' },
+    { code: 'NOT_FOUND', when: 'the group does not exist or the caller has no role there' },
+    'SKILL_EXISTS',
+  )
   create(
     @CurrentUser() caller: UserPrincipal,
     @UploadedFile() file: UploadedPackage | undefined,
@@ -76,8 +89,12 @@ export class SkillsController {
   @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PACKAGE_FORM_SCHEMA })
-  @ApiOperation({ summary: 'Check a package without storing anything' })
+  @ApiOperation({
+    operationId: 'validateSkillPackage',
+    summary: 'Check a package without storing anything (200 with every problem, valid or not)',
+  })
   @ApiOkResponse({ type: ValidationReportDto })
+  @ApiErrors(...UPLOAD_ERRORS)
   validate(
     @UploadedFile() file: UploadedPackage | undefined,
     // Unused, but read so that its strings pass the global pipe's checks (CONTRACT §11).
@@ -90,9 +107,19 @@ export class SkillsController {
   @UseInterceptors(UploadSlotInterceptor, FileInterceptor('file'))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: PACKAGE_FORM_SCHEMA })
-  @ApiOperation({ summary: 'Publish version N+1 (200 and nothing new when identical to the latest)' })
+  @ApiOperation({
+    operationId: 'createSkillVersion',
+    summary: 'Publish version N+1 (200 and nothing new when its files equal the latest version)',
+  })
   @ApiCreatedResponse({ type: PublishedSkillDto })
   @ApiOkResponse({ type: PublishedSkillDto, description: 'Identical to the latest version: unchanged' })
+  @ApiErrors(
+    ...UPLOAD_ERRORS,
+    'SKILL_INVALID',
+    'NAME_MISMATCH',
+    { code: 'FORBIDDEN', when: 'the caller may read the skill but not change it' },
+    'NOT_FOUND',
+  )
   async addVersion(
     @CurrentUser() caller: UserPrincipal,
     @Param('id', IdPipe) id: number,
@@ -106,28 +133,41 @@ export class SkillsController {
   }
 
   @Get()
+  @ApiOperation({ operationId: 'listSkills', summary: 'Skills the caller may read, by id' })
   @ApiOkResponse({ type: SkillListDto })
+  @ApiErrors('VALIDATION_FAILED')
   list(@CurrentUser() caller: UserPrincipal, @Query() query: SkillListQuery): Promise<SkillListDto> {
     return this.read.list(caller, query);
   }
 
   // Before ':id', which would take "search" for an id.
   @Get('search')
-  @ApiOperation({ summary: 'Skills the caller may read, ranked by how well they match the words of q' })
+  @ApiOperation({
+    operationId: 'searchSkills',
+    summary: 'Skills the caller may read, ranked by how well they match the words of q',
+    tags: ['discovery'],
+  })
   @ApiOkResponse({ type: SkillSearchResultDto })
+  @ApiErrors('VALIDATION_FAILED', { code: 'NOT_FOUND', when: 'a task token (search is for users)' })
   search(@CurrentUser() caller: UserPrincipal, @Query() query: SkillSearchQuery): Promise<SkillSearchResultDto> {
     return this.searches.find(caller, query);
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getSkill', summary: 'A skill with its latest version' })
   @ApiOkResponse({ type: SkillDto })
+  @ApiErrors('NOT_FOUND')
   get(@CurrentUser() caller: UserPrincipal, @Param('id', IdPipe) id: number): Promise<SkillDto> {
     return this.read.get(caller, id);
   }
 
   @Get(':id/versions')
-  @ApiOperation({ summary: 'Versions, newest first; the cursor is the last version number of a page' })
+  @ApiOperation({
+    operationId: 'listSkillVersions',
+    summary: 'Versions, newest first; the cursor is the last version number of a page',
+  })
   @ApiOkResponse({ type: VersionListDto })
+  @ApiErrors('VALIDATION_FAILED', 'NOT_FOUND')
   versions(
     @CurrentUser() caller: UserPrincipal,
     @Param('id', IdPipe) id: number,
@@ -138,8 +178,17 @@ export class SkillsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Soft delete; 409 SKILL_REFERENCED while referred to, unless force=true' })
-  @ApiNoContentResponse()
+  @ApiOperation({
+    operationId: 'deleteSkill',
+    summary: 'Soft delete; 409 SKILL_REFERENCED while referred to, unless force=true',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(
+    'VALIDATION_FAILED',
+    { code: 'FORBIDDEN', when: 'the caller may read the skill but not change it' },
+    'NOT_FOUND',
+    'SKILL_REFERENCED',
+  )
   remove(
     @CurrentUser() caller: UserPrincipal,
     @Param('id', IdPipe) id: number,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AUDIT_TARGET_TYPES, AUDIT_VERBS, type AuditTargetType } from '../../common/audit/audit-log';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../common/http/pagination';
 
 /** `<target_type>.<verb>` with a known target type and verb. */
@@ -10,7 +10,7 @@ const ACTION = new RegExp(`^(${AUDIT_TARGET_TYPES.join('|')})\\.(${AUDIT_VERBS.j
 const CURSOR_MESSAGE = { message: 'cursor must be a cursor returned by a previous page' };
 
 export class AuditEventQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Only changes made by this user' })
+  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only changes made by this user' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -29,7 +29,7 @@ export class AuditEventQuery {
   @IsIn(AUDIT_TARGET_TYPES)
   target_type?: AuditTargetType;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
+  @ApiPropertyOptional({ ...ID_SCHEMA, description: 'Only changes of the target with this id' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -43,7 +43,7 @@ export class AuditEventQuery {
   @MaxLength(200)
   namespace?: string;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'The `next_cursor` of the previous page' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'The `next_cursor` of the previous page' })
   @IsOptional()
   @Type(() => Number)
   @IsInt(CURSOR_MESSAGE)
@@ -61,13 +61,13 @@ export class AuditEventQuery {
 }
 
 export class AuditEventDto {
-  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, description: 'Event ids outgrow 32 bits' }) id: number;
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Null for changes the service made at boot' })
+  @ApiProperty({ ...ID_SCHEMA, nullable: true, example: 1, description: 'Null for changes the service made at boot' })
   actor_user_id: number | null;
   @ApiProperty({ example: 'skill.delete' }) action: string;
-  @ApiProperty({ enum: AUDIT_TARGET_TYPES }) target_type: AuditTargetType;
-  @ApiProperty({ type: 'integer' }) target_id: number;
+  @ApiProperty({ enum: AUDIT_TARGET_TYPES, example: 'skill' }) target_type: AuditTargetType;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) target_id: number;
   @ApiProperty({ type: String, nullable: true, description: 'Null for users and API keys' })
   namespace: string | null;
   @ApiProperty({

@@ -1,12 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
 
 /** The whole writable body, for POST and PUT alike. */
 export class BotBodyDto extends ScopedBodyDto {
-  @ApiProperty({ minimum: 1, description: 'A ghost the caller may read (else 404)' })
+  @ApiProperty({ ...ID_SCHEMA, example: 1, description: 'A ghost the caller may read (else 404)' })
   @IsInt()
   @Min(1)
   @Max(MAX_ID)
@@ -14,8 +14,13 @@ export class BotBodyDto extends ScopedBodyDto {
 }
 
 export class BotDto extends ScopedResourceDto {
-  @ApiProperty() ghost_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 1 }) ghost_id: number;
 }
+
+/** A valid body for POST and PUT (the ghost id is one the caller may read). */
+export const BOT_BODY_EXAMPLES = {
+  bot: { summary: 'A personal bot on a ghost', value: { name: 'release-bot', namespace: 'default', ghost_id: 1 } },
+};
 
 export class BotListDto {
   @ApiProperty({ type: [BotDto] }) items: BotDto[];

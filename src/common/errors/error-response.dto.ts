@@ -1,31 +1,221 @@
-// The one error shape (written by ErrorFilter), described for the OpenAPI document.
+// The one error shape (written by ErrorFilter), described for the OpenAPI document: its schema, one
+// example answer per code (components.examples), and `ApiErrors`, which documents the error answers
+// of an operation in one line.
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_STATUS, ErrorCode } from './domain-error';
+import { STATUS_TEXT } from './error.filter';
 
 export class ErrorResponseDto {
-  @ApiProperty({ example: 400 }) statusCode: number;
+  @ApiProperty({ type: 'integer', example: 400 }) statusCode: number;
   @ApiProperty({ example: 'Bad Request' }) error: string;
   @ApiProperty({
     oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
     description: 'A list for VALIDATION_FAILED (every broken rule), else one sentence',
   })
   message: string | string[];
-  @ApiProperty({ enum: Object.keys(ERROR_STATUS), example: 'VALIDATION_FAILED' }) code: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;
-  @ApiProperty({ description: 'Also sent as X-Request-Id' }) requestId: string;
+  @ApiProperty({ enum: Object.keys(ERROR_STATUS), example: 'VALIDATION_FAILED', description: 'Stable; test this' })
+  code: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Structured facts of some codes' })
+  details?: Record<string, unknown>;
+  @ApiProperty({ example: '3f2a1c4e-8d2b-4b7e-9c1a-5e6f7a8b9c0d', description: 'Also sent as X-Request-Id' })
+  requestId: string;
 }
 
-/** Documents error answers of an operation: each status with the codes it may carry and when. */
-export function ApiErrors(errors: Array<{ status: number; codes: ErrorCode[]; when: string }>): MethodDecorator {
+/** A code the document can show; INTERNAL is a bug, never a documented answer. */
+export type DocumentedCode = Exclude<ErrorCode, 'INTERNAL'>;
+
+interface ExampleAnswer {
+  code: DocumentedCode;
+  message: string | string[];
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The example answer of each code, and of a few variants an operation may name instead
+ * (`example`): tasks say `Task not found`, uploads are limited by count as well as by failures.
+ */
+const EXAMPLE_ANSWERS = {
+  VALIDATION_FAILED: {
+    code: 'VALIDATION_FAILED',
+    message: ['property surprise should not exist', 'limit must not be greater than 100'],
+  },
+  SKILL_INVALID: {
+    code: 'SKILL_INVALID',
+    message: 'The skill package is invalid',
+    details: {
+      errors: [{ code: 'NAME_INVALID', message: 'name must be 1-64 characters of a-z, 0-9 and -', field: 'name' }],
+      warnings: [],
+    },
+  },
+  SKILL_SELECTION_INVALID: {
+    code: 'SKILL_SELECTION_INVALID',
+    message: 'Some selected skills are invalid',
+    details: { invalid: [{ name: 'pdf-tools', reason: 'NOT_FOUND' }] },
+  },
+  NAME_MISMATCH: { code: 'NAME_MISMATCH', message: 'The package is named pdf-forms, the skill pdf-tools' },
+  BAD_REQUEST: { code: 'BAD_REQUEST', message: 'The request body could not be parsed' },
+  UNAUTHENTICATED: { code: 'UNAUTHENTICATED', message: 'Invalid, revoked or expired credentials' },
+  FORBIDDEN: { code: 'FORBIDDEN', message: 'Forbidden' },
+  NOT_FOUND: { code: 'NOT_FOUND', message: 'Not found' },
+  TASK_NOT_FOUND: { code: 'NOT_FOUND', message: 'Task not found' },
+  METHOD_NOT_ALLOWED: {
+    code: 'METHOD_NOT_ALLOWED',
+    message: 'The MCP endpoint is stateless: send JSON-RPC messages with POST',
+  },
+  USER_EXISTS: { code: 'USER_EXISTS', message: 'User alice already exists' },
+  GROUP_EXISTS: { code: 'GROUP_EXISTS', message: 'Group team-a already exists' },
+  SKILL_EXISTS: { code: 'SKILL_EXISTS', message: 'A skill named pdf-tools already exists in this scope' },
+  NAME_TAKEN: { code: 'NAME_TAKEN', message: 'The name release-notes is taken in this scope' },
+  SKILL_REFERENCED: {
+    code: 'SKILL_REFERENCED',
+    message: 'The skill is still selected; delete with force=true to leave those selections unresolved',
+    details: { ghosts: [3], subscriptions: [], tasks: [12], count: 2 },
+  },
+  IN_USE: { code: 'IN_USE', message: 'The ghost is used by 1 bot(s)', details: { bots: [4] } },
+  LAST_OWNER: { code: 'LAST_OWNER', message: 'The group must keep at least one direct Owner' },
+  REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive within the time limit' },
+  PACKAGE_TOO_LARGE: { code: 'PACKAGE_TOO_LARGE', message: 'The package is larger than the upload limit' },
+  BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' },
+  RATE_LIMITED: {
+    code: 'RATE_LIMITED',
+    message: 'Too many failed authentications from this address; retry in 42 s',
+  },
+  UPLOADS_BUSY: {
+    code: 'RATE_LIMITED',
+    message: 'At most 4 uploads per user may run at once',
+    details: { retry_after: 1 },
+  },
+  DATABASE_UNAVAILABLE: {
+    code: 'DATABASE_UNAVAILABLE',
+    message: 'The database did not answer in time or is unreachable; try again',
+  },
+} as const satisfies Record<string, ExampleAnswer>;
+
+export type ErrorExampleName = keyof typeof EXAMPLE_ANSWERS;
+
+/** What each code means when an operation does not say more. */
+const WHEN: Record<DocumentedCode, string> = {
+  VALIDATION_FAILED: 'the body, form or query breaks a rule; `message` lists every one',
+  SKILL_INVALID: 'the package breaks the skill format; `details.errors` lists every problem',
+  SKILL_SELECTION_INVALID: 'a selected name does not resolve for its owner; `details.invalid` lists every one',
+  NAME_MISMATCH: 'the package names another skill',
+  BAD_REQUEST: 'the body is not UTF-8 JSON',
+  UNAUTHENTICATED: 'missing, wrong, revoked or expired credentials',
+  FORBIDDEN: 'the caller may read it but may not do this',
+  NOT_FOUND: 'no such thing, or one the caller may not read (the same answer)',
+  METHOD_NOT_ALLOWED: 'the method is not supported here',
+  USER_EXISTS: 'a user of that name exists',
+  GROUP_EXISTS: 'a group of that name exists',
+  SKILL_EXISTS: 'a skill of that name exists in the scope',
+  NAME_TAKEN: 'an active resource of that name exists in the scope',
+  SKILL_REFERENCED: 'ghosts, subscriptions or tasks select the skill (`details` lists those the caller may read)',
+  IN_USE: 'an active resource uses it (`details` lists them)',
+  LAST_OWNER: 'the group would lose its last direct Owner',
+  REQUEST_TIMEOUT: 'the request did not arrive within the time limit; nothing is stored',
+  PACKAGE_TOO_LARGE: 'the package is over the upload limit',
+  BODY_TOO_LARGE: 'the JSON body is over 1 MiB',
+  RATE_LIMITED:
+    'too many failed authentications from this address (every request carrying credentials from it, until `Retry-After`)',
+  DATABASE_UNAVAILABLE: 'the database did not answer in time',
+};
+
+/** An error answer of one operation: a code, or a code with this operation's own wording and example. */
+export type ErrorCase = DocumentedCode | { code: DocumentedCode; when?: string; example?: ErrorExampleName };
+
+const EXAMPLE_REF = (name: ErrorExampleName) => `#/components/examples/${name}`;
+const REQUEST_ID_HEADER = 'X-Request-Id';
+const RETRY_AFTER_HEADER = 'Retry-After';
+
+/** Headers shared by error answers, registered once in components.headers. */
+export const ERROR_HEADERS = {
+  [REQUEST_ID_HEADER]: {
+    description: 'The requestId of the body (also on every other answer)',
+    schema: { type: 'string' },
+  },
+  [RETRY_AFTER_HEADER]: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+};
+
+/** The example answers, keyed as operations refer to them (`#/components/examples/<name>`). */
+export function errorExamples(): Record<string, { summary: string; value: Record<string, unknown> }> {
+  return Object.fromEntries(
+    Object.entries(EXAMPLE_ANSWERS).map(([name, answer]: [string, ExampleAnswer]) => {
+      const statusCode = ERROR_STATUS[answer.code];
+      return [
+        name,
+        {
+          summary: `${statusCode} ${answer.code}`,
+          value: {
+            statusCode,
+            error: STATUS_TEXT[statusCode],
+            message: answer.message,
+            code: answer.code,
+            ...(answer.details ? { details: answer.details } : {}),
+            requestId: '3f2a1c4e-8d2b-4b7e-9c1a-5e6f7a8b9c0d',
+          },
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Documents error answers: one response per status, each with the error schema, the codes and when
+ * they happen in its description, and one example per code. Statuses already documented at the
+ * class level (ApiAuth's 401, 429 and 503) are replaced when an operation names them again.
+ */
+export function ApiErrors(...cases: ErrorCase[]): MethodDecorator & ClassDecorator {
+  const byStatus = new Map<number, Array<{ code: DocumentedCode; when: string; example: ErrorExampleName }>>();
+  for (const c of cases) {
+    const { code, when, example } = typeof c === 'string' ? { code: c } : c;
+    const status = ERROR_STATUS[code];
+    const list = byStatus.get(status) ?? [];
+    list.push({ code, when: when ?? WHEN[code], example: example ?? code });
+    byStatus.set(status, list);
+  }
   return applyDecorators(
     ApiExtraModels(ErrorResponseDto),
-    ...errors.map(({ status, codes, when }) =>
+    ...[...byStatus].map(([status, list]) =>
       ApiResponse({
         status,
-        description: `${codes.join(', ')}: ${when}`,
-        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) } } },
+        description: list.map(({ code, when }) => `\`${code}\`: ${when}`).join('\n\n'),
+        headers: {
+          [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` },
+          ...(status === 429 ? { [RETRY_AFTER_HEADER]: { $ref: `#/components/headers/${RETRY_AFTER_HEADER}` } } : {}),
+        },
+        content: {
+          'application/json': {
+            schema: { $ref: getSchemaPath(ErrorResponseDto) },
+            examples: Object.fromEntries(list.map(({ example }) => [example, { $ref: EXAMPLE_REF(example) }])),
+          },
+        },
       }),
     ),
   );
 }
+
+/** `NOT_FOUND` as task routes answer it. */
+export const TASK_NOT_FOUND: ErrorCase = {
+  code: 'NOT_FOUND',
+  when: '`Task not found`: no such task, or one the caller (or the token) may not read',
+  example: 'TASK_NOT_FOUND',
+};
+
+/** What every route that reads a JSON body may answer besides its own rules. */
+export const JSON_BODY_ERRORS: ErrorCase[] = ['BAD_REQUEST', 'BODY_TOO_LARGE', 'REQUEST_TIMEOUT'];
+
+/** What every upload route may answer besides its own rules (a package that breaks the format: SKILL_INVALID). */
+export const UPLOAD_ERRORS: ErrorCase[] = [
+  {
+    code: 'VALIDATION_FAILED',
+    when: 'no `file`, another file field or two files, or a form field breaking a rule (such as `public=true` outside `default`)',
+  },
+  'PACKAGE_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'RATE_LIMITED',
+  {
+    code: 'RATE_LIMITED',
+    when: 'too many uploads at once (4 per user, 2 x cores inspections per replica); wait `Retry-After`',
+    example: 'UPLOADS_BUSY',
+  },
+];

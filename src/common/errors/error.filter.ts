@@ -6,7 +6,7 @@ import { AppLogger } from '../logging/app-logger';
 import { requestContext } from '../logging/request-context';
 import { DomainError, ERROR_STATUS, ErrorCode } from './domain-error';
 
-const STATUS_TEXT: Record<number, string> = {
+export const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

@@ -26,3 +26,6 @@ export class IdPipe implements PipeTransform<string, number> {
 export class TaskIdPipe extends IdPipe {
   protected override readonly message = 'Task not found';
 }
+
+/** How the OpenAPI document describes an id, in paths, queries and bodies alike. */
+export const ID_SCHEMA = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_ID } as const;

@@ -7,7 +7,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 export class PageQuery {
-  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'The `next_cursor` of the previous page' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'cursor must be a cursor returned by a previous page' })
@@ -15,7 +15,7 @@ export class PageQuery {
   @Max(2_147_483_647, { message: 'cursor must be a cursor returned by a previous page' })
   cursor?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -26,7 +26,7 @@ export class PageQuery {
 
 /** A page of a list that can be narrowed to one namespace. */
 export class NamespacePageQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Only this namespace' })
+  @ApiPropertyOptional({ description: 'Only this namespace: `default` or a group name' })
   @IsOptional()
   @IsString()
   @MaxLength(200)

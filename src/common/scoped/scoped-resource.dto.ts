@@ -1,6 +1,7 @@
 // The fields every ghost, bot, team and subscription shares, in its body and in its answer.
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ID_SCHEMA } from '../http/id.pipe';
 import { ScopedResourceEntity } from './scoped-resource.entity';
 
 /** The writable fields shared by POST and PUT bodies. */
@@ -21,10 +22,10 @@ export class ScopedBodyDto {
 }
 
 export class ScopedResourceDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 1 }) id: number;
+  @ApiProperty({ example: 'release-notes' }) name: string;
   @ApiProperty({ example: 'default' }) namespace: string;
-  @ApiProperty({ description: 'The creator' }) owner_user_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 1, description: 'The creator' }) owner_user_id: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

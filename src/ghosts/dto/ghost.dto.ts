@@ -1,8 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString, Length } from 'class-validator';
 import { Distinct, MaxItems, MaxKeys } from '../../common/http/input-limits';
+import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
 
 export const MAX_GHOST_SKILLS = 100;
@@ -16,7 +18,12 @@ const INPUT_REF_MAP = {
 /** The whole writable body, for POST and PUT alike. */
 @ApiExtraModels(GhostSkillRefInputDto)
 export class GhostBodyDto extends ScopedBodyDto {
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Skill names, each once' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_GHOST_SKILLS,
+    example: ['pdf-tools'],
+    description: 'Skill names, each once',
+  })
   @IsOptional()
   @IsArray()
   @MaxItems(MAX_GHOST_SKILLS)
@@ -25,7 +32,12 @@ export class GhostBodyDto extends ScopedBodyDto {
   @Length(1, MAX_SKILL_NAME, { each: true })
   skills?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_GHOST_SKILLS, description: 'Names from `skills` to preload' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_GHOST_SKILLS,
+    example: ['pdf-tools'],
+    description: 'Names from `skills` to preload',
+  })
   @IsOptional()
   @IsArray()
   @MaxItems(MAX_GHOST_SKILLS)
@@ -34,13 +46,21 @@ export class GhostBodyDto extends ScopedBodyDto {
   @Length(1, MAX_SKILL_NAME, { each: true })
   preload_skills?: string[];
 
-  @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `skills`; other names are looked up' })
+  @ApiPropertyOptional({
+    ...INPUT_REF_MAP,
+    example: { 'pdf-tools': { skill_id: 11 } },
+    description: 'Refs of names in `skills`, keyed by name; other names are looked up',
+  })
   @IsOptional()
   @MaxKeys(MAX_REF_KEYS)
   @SkillRefMapProperty()
   skill_refs?: Map<string, GhostSkillRefInputDto>;
 
-  @ApiPropertyOptional({ ...INPUT_REF_MAP, description: 'Refs of names in `preload_skills`' })
+  @ApiPropertyOptional({
+    ...INPUT_REF_MAP,
+    example: {},
+    description: 'Refs of names in `preload_skills`, keyed by name',
+  })
   @IsOptional()
   @MaxKeys(MAX_REF_KEYS)
   @SkillRefMapProperty()
@@ -52,14 +72,19 @@ export class GhostBodyDto extends ScopedBodyDto {
  * gone keeps that version number with a null `content_hash`; a deleted skill shows its last state.
  */
 export class GhostSkillRefDto {
-  @ApiProperty() skill_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) skill_id: number;
   @ApiProperty({ type: String, nullable: true, description: 'null only when the skill row is gone' })
   namespace: string | null;
   @ApiProperty({ type: Boolean, nullable: true, description: 'null only when the skill row is gone' })
   is_public: boolean | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'null only when the skill row is gone' })
+  @ApiProperty({ ...VERSION_SCHEMA, nullable: true, description: 'null only when the skill row is gone' })
   version: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'null when that version is gone' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: CONTENT_HASH_EXAMPLE,
+    description: 'null when that version is gone',
+  })
   content_hash: string | null;
   @ApiProperty({ description: 'false: follows the latest version (sending it back keeps it so)' })
   pinned: boolean;
@@ -69,13 +94,44 @@ const OUTPUT_REF_MAP = { type: 'object', additionalProperties: { $ref: getSchema
 
 @ApiExtraModels(GhostSkillRefDto)
 export class GhostDto extends ScopedResourceDto {
-  @ApiProperty({ type: [String] }) skills: string[];
-  @ApiProperty({ type: [String] }) preload_skills: string[];
-  @ApiProperty({ ...OUTPUT_REF_MAP, description: 'A ref for every name in `skills`' })
+  @ApiProperty({ type: [String], example: ['pdf-tools'] }) skills: string[];
+  @ApiProperty({ type: [String], example: ['pdf-tools'] }) preload_skills: string[];
+  @ApiProperty({
+    ...OUTPUT_REF_MAP,
+    example: {
+      'pdf-tools': {
+        skill_id: 11,
+        namespace: 'default',
+        is_public: false,
+        version: 2,
+        content_hash: CONTENT_HASH_EXAMPLE,
+        pinned: false,
+      },
+    },
+    description: 'A ref for every name in `skills`, keyed by name',
+  })
   skill_refs: Record<string, GhostSkillRefDto>;
-  @ApiProperty({ ...OUTPUT_REF_MAP, description: 'Refs sent for preload names; others use their `skill_refs` entry' })
+  @ApiProperty({
+    ...OUTPUT_REF_MAP,
+    example: {},
+    description: 'Refs sent for preload names; others use their `skill_refs` entry',
+  })
   preload_skill_refs: Record<string, GhostSkillRefDto>;
 }
+
+/** A valid body for POST and PUT: the caller's own `pdf-tools`, by ref, preloaded. */
+export const GHOST_BODY_EXAMPLES = {
+  ghost: {
+    summary: 'A personal ghost preloading one skill by ref',
+    value: {
+      name: 'release-notes',
+      namespace: 'default',
+      skills: ['pdf-tools'],
+      preload_skills: ['pdf-tools'],
+      skill_refs: { 'pdf-tools': { skill_id: 11 } },
+    },
+  },
+};
 
 export class GhostListDto {
   @ApiProperty({ type: [GhostDto] }) items: GhostDto[];

@@ -17,14 +17,14 @@ import {
   ValidationArguments,
   ValidationError,
 } from 'class-validator';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 
 export const MAX_REF_KEYS = 100;
 export const MAX_SKILL_NAME = 64;
 
 /** A ref as a client sends it: it pins `version` only when `pinned` is not false. */
 export class GhostSkillRefInputDto {
-  @ApiProperty({ minimum: 1 })
+  @ApiProperty({ ...ID_SCHEMA, example: 11, description: 'A skill of the name this ref is keyed by' })
   @IsInt()
   @Min(1)
   @Max(MAX_ID)
@@ -41,7 +41,13 @@ export class GhostSkillRefInputDto {
   @IsBoolean()
   is_public?: boolean;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Pins this version unless `pinned` is false' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: MAX_ID,
+    description: 'Pins this version unless `pinned` is false',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -1,27 +1,36 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
+import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { GROUP_ROLES, GroupRole } from '../group-role';
 
 export class CreateGroupDto {
   @ApiProperty({
-    example: 'team-a/backend',
-    description: 'Up to 3 segments of [a-z0-9-]{1,64}; a child needs Maintainer+ on its parent',
+    example: 'team-a',
+    description:
+      'Up to 3 segments of [a-z0-9-]{1,64} (`team-a/backend`); a child needs Maintainer+ on its parent; `default`, `public`, `api`, `admin` are reserved',
   })
   @IsString()
   @MaxLength(200)
   name: string;
 }
 
+export const CREATE_GROUP_EXAMPLES = { group: { summary: 'A top-level group', value: { name: 'team-a' } } };
+
+export const SET_MEMBER_EXAMPLES = {
+  developer: { summary: 'Make the user a Developer', value: { role: 'Developer' } },
+};
+
 export class SetMemberDto {
-  @ApiProperty({ enum: GROUP_ROLES })
+  @ApiProperty({ enum: GROUP_ROLES, example: 'Developer' })
   @IsIn(GROUP_ROLES)
   role: GroupRole;
 }
 
 export class GroupDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ type: Number, nullable: true }) parent_id: number | null;
+  @ApiProperty({ ...ID_SCHEMA, example: 7 }) id: number;
+  @ApiProperty({ example: 'team-a' }) name: string;
+  @ApiProperty({ ...ID_SCHEMA, nullable: true, example: null, description: 'null for a top-level group' }) parent_id:
+    number | null;
   @ApiProperty({ enum: GROUP_ROLES, nullable: true, description: 'Effective role (a parent role holds in children)' })
   my_role: GroupRole | null;
 }
@@ -31,7 +40,7 @@ export class GroupListDto {
 }
 
 export class MemberDto {
-  @ApiProperty() user_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 2 }) user_id: number;
   @ApiProperty() user_name: string;
   @ApiProperty({ enum: GROUP_ROLES }) role: GroupRole;
 }
@@ -41,7 +50,7 @@ export class MemberListDto {
 }
 
 export class MembershipDto {
-  @ApiProperty() group_id: number;
-  @ApiProperty() user_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 7 }) group_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 2 }) user_id: number;
   @ApiProperty({ enum: GROUP_ROLES }) role: GroupRole;
 }

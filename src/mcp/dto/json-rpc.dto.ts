@@ -17,6 +17,32 @@ export class JsonRpcRequestDto {
   params?: Record<string, unknown>;
 }
 
+/** Messages a client sends, each valid on its own (the endpoint is stateless). */
+export const JSON_RPC_EXAMPLES = {
+  callTool: {
+    summary: "tools/call: a task's skills as exact refs",
+    value: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_task_skills', arguments: { task_id: 12 } },
+    },
+  },
+  listTools: {
+    summary: 'tools/list: the tools this caller may use',
+    value: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  },
+  initialize: {
+    summary: 'initialize (optional)',
+    value: {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'operator', version: '1' } },
+    },
+  },
+};
+
 export class JsonRpcErrorDto {
   @ApiProperty({ example: -32700 }) code: number;
   @ApiProperty({ example: 'Parse error: Invalid JSON-RPC message' }) message: string;

@@ -15,7 +15,8 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { MAX_COMMAND_BYTES } from '../../policy';
-import { ALLOWED_TOOLS_PROPERTY, RequiresDto } from '../../skills/dto/skill.dto';
+import { ID_SCHEMA } from '../../common/http/id.pipe';
+import { ALLOWED_TOOLS_PROPERTY, RequiresDto, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 
 /** A task's resolved set may hold more names than one ghost (several bots, labels, a subscription). */
 export const MAX_TOOL_CHECK_SKILLS = 256;
@@ -62,7 +63,7 @@ export class ToolCheckBody {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_TOOL_CHECK_SKILLS,
-    example: ['release-audit'],
+    example: ['pdf-tools'],
     description: "Names of the task's resolved set; default: the task's preload_skills",
   })
   @Sent()
@@ -93,10 +94,18 @@ export class ToolCheckBody {
   call?: ToolCallDto;
 }
 
+/** A valid body for a task whose resolved set holds `pdf-tools`. */
+export const TOOL_CHECK_EXAMPLES = {
+  call: {
+    summary: 'May the bot run `git status` with Bash while pdf-tools is active?',
+    value: { skills: ['pdf-tools'], tools: ['Read', 'Bash', 'Write'], call: { tool: 'Bash', command: 'git status' } },
+  },
+};
+
 export class ToolCheckSkillDto {
-  @ApiProperty() name: string;
-  @ApiProperty() skill_id: number;
-  @ApiProperty() version: number;
+  @ApiProperty({ example: 'pdf-tools' }) name: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) skill_id: number;
+  @ApiProperty({ ...VERSION_SCHEMA, example: 2 }) version: number;
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
 }
 
@@ -131,8 +140,8 @@ export class ToolCheckAnswerDto {
 }
 
 export class RemoteSkillDto {
-  @ApiProperty({ example: 'release-audit' }) name: string;
-  @ApiProperty() description: string;
+  @ApiProperty({ example: 'pdf-tools' }) name: string;
+  @ApiProperty({ example: 'Fill in and read PDF forms.' }) description: string;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -141,7 +150,12 @@ export class RemoteSkillDto {
   })
   input_schema: Record<string, unknown>;
   @ApiPropertyOptional({ description: 'metadata.display_name when a non-empty string' }) display_name?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 1800, description: 'metadata.timeout when an integer 1-1800' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1800,
+    description: 'metadata.timeout when an integer 1-1800',
+  })
   timeout?: number;
 }
 

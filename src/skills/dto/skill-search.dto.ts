@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ID_SCHEMA } from '../../common/http/id.pipe';
+import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from './skill.dto';
 
 export const SEARCH_DEFAULT_LIMIT = 8;
 export const SEARCH_MAX_LIMIT = 50;
@@ -21,7 +23,7 @@ export class SkillSearchQuery {
   @Matches(TEXT, { message: 'q must not contain U+0000 or unpaired surrogates' })
   q: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -29,7 +31,13 @@ export class SkillSearchQuery {
   @Max(SEARCH_MAX_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: SEARCH_DEFAULT_MIN_SCORE })
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: SEARCH_DEFAULT_MIN_SCORE,
+    description: 'Leave out hits scoring less',
+  })
   @IsOptional()
   @Transform(decimal)
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'min_score must be a number from 0 to 1' })
@@ -43,27 +51,32 @@ export class SkillSearchQuery {
   @MaxLength(200)
   namespace?: string;
 
-  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only public (`true`) or only non-public skills' })
   @IsOptional()
   @IsIn(['true', 'false'])
   is_public?: 'true' | 'false';
 }
 
 export class SkillSearchHitDto {
-  @ApiProperty() skill_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty() description: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) skill_id: number;
+  @ApiProperty({ example: 'pdf-tools' }) name: string;
+  @ApiProperty({ example: 'Fill in and read PDF forms.' }) description: string;
   @ApiProperty({ example: 'default' }) namespace: string;
   @ApiProperty() is_public: boolean;
-  @ApiProperty({ description: 'The latest version, the one searched' }) version: number;
-  @ApiProperty() content_hash: string;
+  @ApiProperty({ ...VERSION_SCHEMA, description: 'The latest version, the one searched' }) version: number;
+  @ApiProperty({ example: CONTENT_HASH_EXAMPLE }) content_hash: string;
   @ApiProperty({
     type: [String],
     nullable: true,
     description: 'The tool policy of the version (CONTRACT §7.1); null when it restricts nothing',
   })
   allowed_tools: string[] | null;
-  @ApiProperty({ minimum: 0, maximum: 1, description: 'Lexical relevance; the README states the formula' })
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    example: 0.82,
+    description: 'Lexical relevance; the README states the formula',
+  })
   score: number;
 }
 

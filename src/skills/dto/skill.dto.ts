@@ -6,7 +6,7 @@ type SchemaObject = NonNullable<Extract<ApiBodyOptions, { schema?: unknown }>['s
 };
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 
 /** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
@@ -25,25 +25,34 @@ export const ALLOWED_TOOLS_PROPERTY: ApiPropertyOptions = {
     'The `allowed-tools` entries as written (trimmed, duplicates dropped, order kept); null when the key is absent (restricts nothing), [] allows no tool',
 };
 
+/** A version number: 1, 2, ... */
+export const VERSION_SCHEMA = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_ID } as const;
+export const CONTENT_HASH_EXAMPLE = 'sha256:3b1f0c9e5a7d2b4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5';
+
 export class VersionDto {
-  @ApiProperty() version: number;
-  @ApiProperty({ example: 'sha256:9f86d0…', description: 'sha256 of the stored zip bytes; the download ETag' })
+  @ApiProperty({ ...VERSION_SCHEMA, example: 2 }) version: number;
+  @ApiProperty({ example: CONTENT_HASH_EXAMPLE, description: 'sha256 of the stored zip bytes; the download ETag' })
   content_hash: string;
-  @ApiProperty({ description: 'sha256 of the RFC 8785 JSON of the file list' }) revision: string;
-  @ApiProperty({ description: 'zip bytes' }) size: number;
-  @ApiProperty() file_count: number;
+  @ApiProperty({
+    example: 'sha256:8c2d5e7f9a1b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5',
+    description: 'sha256 of the RFC 8785 JSON of the file list: the same files give the same revision',
+  })
+  revision: string;
+  @ApiProperty({ type: 'integer', example: 2048, description: 'zip bytes' }) size: number;
+  @ApiProperty({ type: 'integer', example: 3 }) file_count: number;
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
   @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
 export class SkillDto {
-  @ApiProperty() id: number;
-  @ApiProperty() name: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) id: number;
+  @ApiProperty({ example: 'pdf-tools' }) name: string;
   @ApiProperty({ example: 'default' }) namespace: string;
-  @ApiProperty() is_public: boolean;
-  @ApiProperty({ type: Number, nullable: true }) owner_user_id: number | null;
-  @ApiProperty() description: string;
+  @ApiProperty({ example: false }) is_public: boolean;
+  @ApiProperty({ ...ID_SCHEMA, nullable: true, example: 1, description: 'null for public skills' }) owner_user_id:
+    number | null;
+  @ApiProperty({ example: 'Fill in and read PDF forms.' }) description: string;
   @ApiProperty({ type: VersionDto }) latest_version: VersionDto;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
@@ -78,19 +87,19 @@ export class ValidationReportDto {
 }
 
 export class ManifestFileDto {
-  @ApiProperty() path: string;
-  @ApiProperty() size: number;
+  @ApiProperty({ example: 'scripts/fill.py', description: 'Relative to the skill root' }) path: string;
+  @ApiProperty({ type: 'integer', description: 'Expanded bytes' }) size: number;
   @ApiProperty({ description: 'bare hex' }) sha256: string;
   @ApiProperty({ enum: ['755', '644'] }) mode: string;
 }
 
 export class ManifestDto {
-  @ApiProperty() skill_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty() namespace: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 11 }) skill_id: number;
+  @ApiProperty({ example: 'pdf-tools' }) name: string;
+  @ApiProperty({ example: 'default' }) namespace: string;
   @ApiProperty() is_public: boolean;
-  @ApiProperty() version: number;
-  @ApiProperty() content_hash: string;
+  @ApiProperty(VERSION_SCHEMA) version: number;
+  @ApiProperty({ example: CONTENT_HASH_EXAMPLE }) content_hash: string;
   @ApiProperty() revision: string;
   @ApiProperty({ type: [ManifestFileDto] }) files: ManifestFileDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) frontmatter: object;
@@ -106,14 +115,18 @@ export class PublishSkillForm {
   @MaxLength(200)
   namespace?: string;
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: '`true`: a public skill (admins, namespace `default`)' })
+  @ApiPropertyOptional({
+    enum: ['false', 'true'],
+    default: 'false',
+    description: '`true`: a public skill (admins, namespace `default`)',
+  })
   @IsOptional()
   @IsIn(['true', 'false'])
   public?: 'true' | 'false';
 }
 
 export class VersionQuery {
-  @ApiPropertyOptional({ description: 'A version number; the latest when omitted' })
+  @ApiPropertyOptional({ ...VERSION_SCHEMA, description: 'A version number; the latest when omitted' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -123,8 +136,15 @@ export class VersionQuery {
 }
 
 export class SkillListQuery extends NamespacePageQuery {
-  @ApiPropertyOptional({ enum: ['true', 'false'] }) @IsOptional() @IsIn(['true', 'false']) is_public?: 'true' | 'false';
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(64) name?: string;
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only public (`true`) or only non-public skills' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  is_public?: 'true' | 'false';
+  @ApiPropertyOptional({ description: 'Exactly this skill name' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  name?: string;
   @ApiPropertyOptional({ description: 'Case-insensitive literal substring of name or description' })
   @IsOptional()
   @IsString()
@@ -151,13 +171,26 @@ export const PACKAGE_FORM_SCHEMA: SchemaObject = {
   properties: { file: FILE_PROPERTY },
 };
 
+/**
+ * The publish form. It defaults to a personal skill: Swagger UI preselects a field's default (or the
+ * first value of an enum without one), and an admin who only picks a file must not publish for everyone.
+ */
 export const PUBLISH_FORM_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['file'],
   properties: {
     file: FILE_PROPERTY,
-    namespace: { type: 'string', default: 'default' },
-    public: { type: 'string', enum: ['true', 'false'] },
+    namespace: {
+      type: 'string',
+      default: 'default',
+      description: '`default` (a personal skill) or a group name where the caller is Developer+',
+    },
+    public: {
+      type: 'string',
+      enum: ['false', 'true'],
+      default: 'false',
+      description: '`true` publishes a public skill, readable by every caller (admins, namespace `default`)',
+    },
   },
 };
 

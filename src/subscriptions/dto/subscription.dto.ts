@@ -12,10 +12,11 @@ import {
   registerDecorator,
   ValidateNested,
 } from 'class-validator';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 
 export const MAX_SUBSCRIPTION_REFS = 100;
 
@@ -46,12 +47,12 @@ export class SubscriptionSkillRefDto {
   @Length(1, 200)
   namespace: string;
 
-  @ApiProperty({ description: 'true: the public skill (namespace `default`)' })
+  @ApiProperty({ example: false, description: 'true: the public skill (namespace `default`)' })
   @IsBoolean()
   @PublicOnlyInDefault()
   is_public: boolean;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Pins this version; omitted: the latest' })
+  @ApiPropertyOptional({ ...VERSION_SCHEMA, description: 'Pins this version; omitted: the latest' })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -61,7 +62,7 @@ export class SubscriptionSkillRefDto {
 
 /** The whole writable body, for POST and PUT alike. */
 export class SubscriptionBodyDto extends ScopedBodyDto {
-  @ApiProperty({ minimum: 1, description: 'A team the caller may read (else 404)' })
+  @ApiProperty({ ...ID_SCHEMA, example: 3, description: 'A team the caller may read (else 404)' })
   @IsInt()
   @Min(1)
   @Max(MAX_ID)
@@ -81,8 +82,21 @@ export class SubscriptionBodyDto extends ScopedBodyDto {
   skill_refs?: SubscriptionSkillRefDto[];
 }
 
+/** A valid body for POST and PUT (the team id is one the caller may read). */
+export const SUBSCRIPTION_BODY_EXAMPLES = {
+  subscription: {
+    summary: "A nightly job selecting the owner's personal skill",
+    value: {
+      name: 'nightly-release-notes',
+      namespace: 'default',
+      team_id: 3,
+      skill_refs: [{ name: 'pdf-tools', namespace: 'default', is_public: false }],
+    },
+  },
+};
+
 export class SubscriptionDto extends ScopedResourceDto {
-  @ApiProperty() team_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 3 }) team_id: number;
   @ApiProperty({ type: [SubscriptionSkillRefDto], description: '`version` only when pinned' })
   skill_refs: SubscriptionSkillRefDto[];
 }

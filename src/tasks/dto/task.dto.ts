@@ -12,6 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { MaxItems, MaxKeys } from '../../common/http/input-limits';
 import { MAX_LABELS, MAX_SELECTIONS } from '../task-labels';
@@ -28,19 +29,43 @@ export class SkillSelectionDto {
   @Length(1, 200)
   namespace: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: false, description: 'true: the public skill (namespace `default`)' })
   @IsBoolean()
   is_public: boolean;
 }
 
+/** Selecting the caller's own `pdf-tools` skill: the selection the examples below use. */
+const PERSONAL_SELECTION = { name: 'pdf-tools', namespace: 'default', is_public: false };
+
+export const CREATE_TASK_EXAMPLES = {
+  task: {
+    summary: 'A task on a team, with one skill picked by the user',
+    value: {
+      team_id: 3,
+      title: 'Summarise the release PDFs',
+      skill_selection: [PERSONAL_SELECTION],
+      labels: { priority: 'high' },
+    },
+  },
+};
+
+export const EXECUTION_REQUEST_EXAMPLES = {
+  message: {
+    summary: 'One more skill for this message, not persisted',
+    value: { additional_skills: [PERSONAL_SELECTION], persist: false },
+  },
+};
+
+export const CREATE_TOKEN_EXAMPLES = { hour: { summary: 'A token for one hour', value: { ttl_seconds: 3600 } } };
+
 export class CreateTaskDto {
-  @ApiProperty()
+  @ApiProperty({ ...ID_SCHEMA, example: 3, description: 'A team the caller may read (else 404)' })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(MAX_ID)
   team_id: number;
 
-  @ApiPropertyOptional({ maxLength: 256 })
+  @ApiPropertyOptional({ maxLength: 256, example: 'Summarise the release PDFs' })
   @IsOptional()
   @IsString()
   @MaxLength(256)
@@ -53,7 +78,13 @@ export class CreateTaskDto {
   @Type(() => SkillSelectionDto)
   skill_selection?: SkillSelectionDto[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { priority: 'high' },
+    description:
+      'At most 64; `additionalSkills` (a JSON array of names) and `requestedSkillRefs` (a JSON array of selections) are read by the resolver',
+  })
   @IsOptional()
   @IsObject()
   @MaxKeys(MAX_LABELS)
@@ -61,12 +92,21 @@ export class CreateTaskDto {
 }
 
 export class TaskDto {
-  @ApiProperty() id: number;
-  @ApiProperty() team_id: number;
-  @ApiProperty() owner_user_id: number;
-  @ApiProperty() namespace: string;
-  @ApiProperty({ type: String, nullable: true }) title: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) labels: Record<string, string>;
+  @ApiProperty({ ...ID_SCHEMA, example: 12 }) id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 3 }) team_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 1, description: 'The creator' }) owner_user_id: number;
+  @ApiProperty({ example: 'team-a', description: "The team's namespace" }) namespace: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Summarise the release PDFs' }) title: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: {
+      priority: 'high',
+      additionalSkills: '["pdf-tools"]',
+      requestedSkillRefs: '[{"name":"pdf-tools","namespace":"default","is_public":false}]',
+    },
+  })
+  labels: Record<string, string>;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
@@ -79,7 +119,13 @@ export class TaskListDto {
 export class TaskListQuery extends NamespacePageQuery {}
 
 export class CreateTokenDto {
-  @ApiPropertyOptional({ minimum: 60, maximum: 604_800, default: 86_400 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 60,
+    maximum: 604_800,
+    default: 86_400,
+    description: 'Lifetime in seconds: 60 s to 7 days, 24 h by default',
+  })
   @IsOptional()
   @IsInt()
   @Min(60)
@@ -88,11 +134,11 @@ export class CreateTokenDto {
 }
 
 export class TaskTokenDto {
-  @ApiProperty({ description: 'Shown once; send it like an API key' }) token: string;
+  @ApiProperty({ example: 'srt_Qm7…', description: 'Shown once; send it like an API key' }) token: string;
   @ApiProperty({ format: 'date-time' }) expires_at: string;
 }
 
 export class ExecutionCreatedDto {
-  @ApiProperty() task_id: number;
-  @ApiProperty() execution_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 12 }) task_id: number;
+  @ApiProperty({ ...ID_SCHEMA, example: 4 }) execution_id: number;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
-import { MAX_ID } from '../../common/http/id.pipe';
+import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
@@ -9,7 +9,7 @@ import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-res
 export const MAX_TEAM_MEMBERS = 20;
 
 export class TeamMemberDto {
-  @ApiProperty({ minimum: 1, description: 'A bot the caller may read (else 404)' })
+  @ApiProperty({ ...ID_SCHEMA, example: 1, description: 'A bot the caller may read (else 404)' })
   @IsInt()
   @Min(1)
   @Max(MAX_ID)
@@ -36,6 +36,14 @@ export class TeamBodyDto extends ScopedBodyDto {
 export class TeamDto extends ScopedResourceDto {
   @ApiProperty({ type: [TeamMemberDto] }) members: TeamMemberDto[];
 }
+
+/** A valid body for POST and PUT (the bot id is one the caller may read). */
+export const TEAM_BODY_EXAMPLES = {
+  team: {
+    summary: 'A personal team of one bot',
+    value: { name: 'release-team', namespace: 'default', members: [{ bot_id: 1 }] },
+  },
+};
 
 export class TeamListDto {
   @ApiProperty({ type: [TeamDto] }) items: TeamDto[];

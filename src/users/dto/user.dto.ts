@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { USER_ROLES, UserRole } from '../user.entity';
 
 export const USER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -16,26 +17,30 @@ export class CreateUserDto {
   role?: UserRole;
 }
 
+export const CREATE_USER_EXAMPLES = {
+  user: { summary: 'A user with the role user', value: { user_name: 'alice', role: 'user' } },
+};
+
 export class UserDto {
-  @ApiProperty() id: number;
-  @ApiProperty() user_name: string;
+  @ApiProperty({ ...ID_SCHEMA, example: 2 }) id: number;
+  @ApiProperty({ example: 'alice' }) user_name: string;
   @ApiProperty({ enum: USER_ROLES }) role: UserRole;
 }
 
 export class CreatedUserDto extends UserDto {
-  @ApiProperty({ description: 'The first API key of the user; shown once' })
+  @ApiProperty({ example: 'srk_Jx3…', description: 'The first API key of the user; shown once' })
   api_key: string;
 }
 
 export class CreatedApiKeyDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'Shown once; only its SHA-256 is kept' })
+  @ApiProperty({ ...ID_SCHEMA, example: 5 }) id: number;
+  @ApiProperty({ example: 'srk_Jx3…', description: 'Shown once; only its SHA-256 is kept' })
   api_key: string;
 }
 
 export class ApiKeyDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'The first 12 characters of the key' })
+  @ApiProperty({ ...ID_SCHEMA, example: 5 }) id: number;
+  @ApiProperty({ example: 'srk_Jx3Qa9Lm', description: 'The first 12 characters of the key' })
   prefix: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
