@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { Principal, UserPrincipal } from '../auth/principal';
 import type { ManifestDto } from '../skills/dto/skill.dto';
+import type { SkillSearchResultDto } from '../skills/dto/skill-search.dto';
 
 export const MCP_SKILL_MANIFESTS = Symbol('MCP_SKILL_MANIFESTS');
 export const MCP_SKILL_SEARCH = Symbol('MCP_SKILL_SEARCH');
@@ -24,23 +25,8 @@ export interface SkillSearchInput {
   min_score?: number;
 }
 
-export interface SkillSearchHit {
-  skill_id: number;
-  name: string;
-  description: string;
-  namespace: string;
-  is_public: boolean;
-  version: number;
-  content_hash: string;
-  allowed_tools: string[] | null;
-  score: number;
-}
-
 /** The answer of `GET /api/skills/search` (CONTRACT §8.1). */
-export interface SkillSearchAnswer {
-  items: SkillSearchHit[];
-  query: string;
-}
+export type SkillSearchAnswer = SkillSearchResultDto;
 
 /** `GET /api/skills/search` for a user (tokens never reach it). */
 export interface SkillSearchSource {
