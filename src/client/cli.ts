@@ -73,8 +73,8 @@ function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: Progre
         );
       case 'skill':
         return io.stderr(
-          `skill-resolver: [${event.done}/${event.total}] ${event.name} v${event.version} from ${event.from} ` +
-            `(${size(event.bytes)} downloaded)\n`,
+          `skill-resolver: [${event.done}/${event.total}] ${event.name} v${event.version} from ${event.from}` +
+            (event.from === 'download' ? ` (${size(event.bytes)})\n` : '\n'),
         );
     }
   };

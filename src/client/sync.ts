@@ -52,8 +52,16 @@ export interface SyncOptions {
 
 export type From = 'cache' | 'download';
 
+interface Obtained {
+  from: From;
+  files: PackageFile[];
+  /** The package's bytes, when it was downloaded. */
+  bytes: number;
+}
+
 export type ProgressEvent =
   | { kind: 'resolved'; total: number; toFetch: number; notModified: boolean }
+  /** `bytes`: what this skill's package took to download (0 from the cache). */
   | { kind: 'skill'; name: string; version: number; from: From; done: number; total: number; bytes: number }
   | { kind: 'failed'; name: string; message: string }
   | { kind: 'warning'; message: string };
@@ -171,7 +179,7 @@ class SyncRun {
   }
 
   /** The package bytes, checked against the ref's content hash, then unpacked by the package rules. */
-  async download(ref: Ref): Promise<UnpackedFile[]> {
+  async download(ref: Ref): Promise<{ files: UnpackedFile[]; bytes: number }> {
     const zip = await this.downloads.run(async () => {
       const hash = createHash('sha256');
       const answer = await this.client.get(`/skills/${ref.skill_id}/download?version=${ref.version}`, {
@@ -197,14 +205,14 @@ class SyncRun {
       }
       return answer.body;
     });
-    return unpackPackage(zip, ref.name, this.limits);
+    return { files: unpackPackage(zip, ref.name, this.limits), bytes: zip.length };
   }
 
   /** Fills `stage` with the files of `ref`, from the cache when it holds a sound copy. */
-  async obtain(ref: Ref, stage: Stage): Promise<{ from: From; files: PackageFile[] }> {
+  async obtain(ref: Ref, stage: Stage): Promise<Obtained> {
     const cache = this.cache;
-    const fromDownload = async (): Promise<{ from: From; files: PackageFile[] }> => {
-      const files = await this.download(ref);
+    const fromDownload = async (): Promise<Obtained> => {
+      const { files, bytes } = await this.download(ref);
       // The cache entry and the copy in DIR are written at once: neither waits for the other.
       const publish = cache
         ? cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, files).catch((err: unknown) => {
@@ -212,7 +220,7 @@ class SyncRun {
           })
         : undefined;
       await Promise.all([publish, stage.writeAll(files)]);
-      return { from: 'download', files };
+      return { from: 'download', files, bytes };
     };
     if (!cache) return fromDownload();
 
@@ -229,7 +237,7 @@ class SyncRun {
         const check = await cache.readVerified(hex, manifest, (file, data) => stage.write(file, data));
         if (check === 'ok') {
           await cache.touch(hex);
-          return { from: 'cache', files: manifest.files };
+          return { from: 'cache', files: manifest.files, bytes: 0 };
         }
         await stage.reset();
         if (check === 'missing') continue;
@@ -261,7 +269,7 @@ class SyncRun {
   }
 
   /** One skill into DIR; a failure leaves its previous copy (and lock entry) as they were. */
-  async materialise(ref: Ref, managed: boolean): Promise<{ from: From; entry: LockedSkill }> {
+  async materialise(ref: Ref, managed: boolean): Promise<{ from: From; entry: LockedSkill; bytes: number }> {
     if (!managed && (await this.dir.occupied(ref.name))) {
       throw new ClientError(
         EXIT_FAILED,
@@ -270,7 +278,7 @@ class SyncRun {
     }
     const stage = await this.dir.stage(ref.name);
     try {
-      const { from, files } = await this.obtain(ref, stage);
+      const { from, files, bytes } = await this.obtain(ref, stage);
       await stage.commit();
       const entry: LockedSkill = {
         skill_id: ref.skill_id,
@@ -278,7 +286,7 @@ class SyncRun {
         content_hash: ref.content_hash,
         files: files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
       };
-      return { from, entry };
+      return { from, entry, bytes };
     } catch (err) {
       await stage.abort();
       throw err;
@@ -410,7 +418,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
   await Promise.all(
     change.map(async (ref) => {
       try {
-        const { from, entry } = await run.materialise(ref, Object.hasOwn(previous, ref.name));
+        const { from, entry, bytes } = await run.materialise(ref, Object.hasOwn(previous, ref.name));
         entries[ref.name] = entry;
         skills.push({ name: ref.name, version: ref.version, content_hash: ref.content_hash, from });
         run.done++;
@@ -421,7 +429,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
           from,
           done: run.done,
           total: run.total,
-          bytes: client.bytesDownloaded,
+          bytes,
         });
       } catch (err) {
         // The previous copy stays, and so does what the lock said of it.

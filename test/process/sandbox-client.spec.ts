@@ -239,6 +239,12 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
       ].sort(),
     );
     expect(run.stderr).toMatch(/\[3\/3\] \w+ v1 from download/);
+    // Each skill's line gives its own package's size, not the running total.
+    const kib = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      const fetched = proxy.downloads().find((r) => r.path.startsWith(`/api/skills/${skills[name].id}/download`))!;
+      expect(run.stderr).toMatch(new RegExp(`\\] ${name} v1 from download \\(${kib(fetched.bytes)}\\)\n`));
+    }
     for (const name of ['alpha', 'beta', 'gamma']) await expectMaterialised(dir, name);
     expect(statSync(join(dir, 'alpha', 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
 
