@@ -2,12 +2,18 @@
 // separate process, the way the hostile review measured it. ADMIN_API_KEY names a valid key.
 //   ghost      POST /api/ghosts with 100,000 distinct skills (889 KB), /api/health/live probed every 50 ms
 //   labels     POST /api/tasks with 75,000 label keys, probed the same way
+//   frontmatter  POST /api/skills/validate, a SKILL.md with 40,000 metadata keys (96 KB), probed the same way
+//   laughs     POST /api/skills/validate, a billion-laughs frontmatter (9 levels of 10 aliases)
+//   aliases    POST /api/skills/validate, `b: [*a x99]` over a 100,000-item list (the review's 1.6 MB SKILL.md)
+//   aliases-publish  the same package published with POST /api/skills
+//   aliases-within-cap  `b: [*a x99]` over a 4,000-item list, a frontmatter under the 64 KiB cap
 //   upload     a multipart upload at 1 KB/s: time until the service answers and closes
 //   idle       1,001 connections that send nothing: when they close, which are refused
 //   keepalive  1,001 connections that make one request and stay idle
 //   auth       2,000 wrong keys in a row from one address: where 429 starts, then a valid key
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { buildCanonicalZip } from '../src/skills/package/canonical-zip';
 
 const [probe = '', portArg = '3000'] = process.argv.slice(2);
 const port = Number(portArg);
@@ -35,7 +41,22 @@ function send(
   });
 }
 
-async function whileProbing(method: string, path: string, body: Buffer): Promise<object> {
+/** The problem codes of a validation answer, or the error code of an error answer. */
+function answerCodes(text: string): unknown {
+  try {
+    const body = JSON.parse(text) as { code?: string; errors?: Array<{ code: string }> };
+    return body.errors ? body.errors.map((p) => p.code) : body.code;
+  } catch {
+    return undefined;
+  }
+}
+
+async function whileProbing(
+  method: string,
+  path: string,
+  body: Buffer,
+  contentType = 'application/json',
+): Promise<object> {
   let maxMs = 0;
   let probes = 0;
   let stop = false;
@@ -53,7 +74,7 @@ async function whileProbing(method: string, path: string, body: Buffer): Promise
   const res = await send(
     method,
     path,
-    { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+    { authorization: `Bearer ${key}`, 'content-type': contentType, 'content-length': String(body.length) },
     body,
   );
   const answerMs = now() - started;
@@ -66,9 +87,54 @@ async function whileProbing(method: string, path: string, body: Buffer): Promise
     answer_ms: Math.round(answerMs),
     max_probe_ms: Math.round(maxMs),
     probes,
+    codes: answerCodes(res.text),
     message: res.text.slice(0, 160),
   };
 }
+
+/** A package holding one SKILL.md with `frontmatter` after its name and description. */
+function skillPackage(frontmatter: string): { zip: Buffer; skillMdBytes: number } {
+  const text = Buffer.from(`---\nname: hostile\ndescription: A hostile frontmatter.\n${frontmatter}\n---\n`);
+  return {
+    zip: buildCanonicalZip('hostile', [{ path: 'SKILL.md', mode: '644', data: text }]),
+    skillMdBytes: text.length,
+  };
+}
+
+/** A skill package as the multipart body of an upload (personal scope), probed like the JSON bodies. */
+async function uploadWhileProbing(path: string, frontmatter: string): Promise<object> {
+  const { zip, skillMdBytes } = skillPackage(frontmatter);
+  const boundary = 'probeboundary';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="hostile.zip"\r\n` +
+        `Content-Type: application/zip\r\n\r\n`,
+    ),
+    zip,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return {
+    skill_md_bytes: skillMdBytes,
+    ...(await whileProbing('POST', path, body, `multipart/form-data; boundary=${boundary}`)),
+  };
+}
+
+/** `b: [*a x99]` over an `items`-item list. */
+function aliasedList(items: number): string {
+  const list = Array.from({ length: items }, (_, i) => `item-${String(i).padStart(8, '0')}`).join(', ');
+  return `a: &a [${list}]\nb: [${Array(99).fill('*a').join(', ')}]`;
+}
+
+const FRONTMATTERS = {
+  frontmatter: (): string => `metadata:\n${Array.from({ length: 40_000 }, (_, i) => `  k${i}: v`).join('\n')}`,
+  laughs: (): string =>
+    [
+      `a: &a [${Array(10).fill('lol').join(', ')}]`,
+      ...'bcdefghi'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+    ].join('\n'),
+  aliases: (): string => aliasedList(100_000),
+  'aliases-within-cap': (): string => aliasedList(4_000),
+};
 
 function slowUpload(): Promise<object> {
   return new Promise((resolve) => {
@@ -173,6 +239,13 @@ async function main(): Promise<object> {
       const labels = Object.fromEntries(Array.from({ length: 75_000 }, (_, i) => [`k${i}`, 'v']));
       return whileProbing('POST', '/api/tasks', Buffer.from(JSON.stringify({ team_id: 1, labels })));
     }
+    case 'frontmatter':
+    case 'laughs':
+    case 'aliases':
+    case 'aliases-within-cap':
+      return uploadWhileProbing('/api/skills/validate', FRONTMATTERS[probe]());
+    case 'aliases-publish':
+      return uploadWhileProbing('/api/skills', FRONTMATTERS.aliases());
     case 'upload':
       return slowUpload();
     case 'idle':
@@ -182,7 +255,9 @@ async function main(): Promise<object> {
     case 'auth':
       return authFlood();
     default:
-      throw new Error('probe: ghost, labels, upload, idle, keepalive or auth');
+      throw new Error(
+        'probe: ghost, labels, frontmatter, laughs, aliases, aliases-publish, aliases-within-cap, upload, idle, keepalive or auth',
+      );
   }
 }
 

@@ -161,3 +161,103 @@ export function queryStringProblems(rawQuery: string): string[] {
   }
   return problems;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * The depth and item-count rules of the budget, checked on the raw bytes of a JSON body before it
+ * is parsed: a body of 500,000 nested arrays or 100,000 keys costs `JSON.parse` a few hundred
+ * milliseconds of the event loop, and this scan a few. Answers a problem worded as
+ * `jsonBudgetProblems` words it, or null when the body keeps to both rules, or when its brackets
+ * and strings do not balance (then the parser answers that it cannot be parsed).
+ */
+export function rawJsonShapeProblem(body: Buffer, budget: JsonBudget = DEFAULT_JSON_BUDGET): string | null {
+  // One entry per open container, in plain arrays: no object or path is made per item. The kinds
+  // of the containers take one byte each (a body of n bytes opens at most n of them).
+  const isObject = new Uint8Array(body.length);
+  let depth = 0;
+  const commas: number[] = [];
+  /** Where the current key of each open object starts and ends (its quotes included). */
+  const keyStart: number[] = [];
+  const keyEnd: number[] = [];
+  let problem: string | null = null;
+  let lastString = -1;
+  let lastStringEnd = -1;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === QUOTE) {
+      lastString = i;
+      for (i++; i < body.length && body[i] !== QUOTE; i++) if (body[i] === BACKSLASH) i++;
+      if (i >= body.length) return null;
+      lastStringEnd = i + 1;
+    } else if (c === COLON) {
+      const top = depth - 1;
+      if (top >= 0 && top < budget.maxDepth && isObject[top] === 1) {
+        keyStart[top] = lastString;
+        keyEnd[top] = lastStringEnd;
+      }
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (depth + 1 > budget.maxDepth && problem === null) {
+        problem = `the body must not be nested deeper than ${budget.maxDepth} levels`;
+      }
+      // Below the depth limit only the kind of each container is kept, to check the brackets.
+      if (depth < budget.maxDepth) {
+        commas.push(0);
+        keyStart.push(-1);
+        keyEnd.push(-1);
+      }
+      isObject[depth++] = c === OPEN_OBJECT ? 1 : 0;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (depth === 0 || (isObject[--depth] === 1) !== (c === CLOSE_OBJECT)) return null;
+      if (depth < budget.maxDepth) {
+        commas.pop();
+        keyStart.pop();
+        keyEnd.pop();
+      }
+    } else if (c === COMMA && depth > 0 && depth <= budget.maxDepth) {
+      const top = depth - 1;
+      // n commas separate n + 1 items.
+      if (++commas[top] + 1 > budget.maxContainerItems && problem === null) {
+        const label = shapePath(body, isObject, commas, keyStart, keyEnd, top) || 'the body';
+        problem =
+          isObject[top] === 1
+            ? `${label} has more than ${budget.maxContainerItems} keys, the most any object in a request may have`
+            : `${label} has more than ${budget.maxContainerItems} elements, the most any list in a request may have`;
+      }
+    }
+  }
+  return depth === 0 ? problem : null;
+}
+
+/** The path of the open container at `level`, as `childPath` writes it. */
+function shapePath(
+  body: Buffer,
+  isObject: Uint8Array,
+  commas: number[],
+  keyStart: number[],
+  keyEnd: number[],
+  level: number,
+): string {
+  let path = '';
+  for (let j = 0; j < level; j++) {
+    if (isObject[j] === 0) {
+      path = childPath(path, commas[j]);
+      continue;
+    }
+    let key = '';
+    try {
+      key = String(JSON.parse(body.toString('utf8', keyStart[j], keyEnd[j])));
+    } catch {
+      // Unbalanced input is answered by the parser; the path is not shown then.
+    }
+    path = childPath(path, key);
+  }
+  return path;
+}

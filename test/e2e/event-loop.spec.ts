@@ -127,10 +127,23 @@ describe('the event loop while pathological bodies are processed (CONTRACT §11)
     await t.close();
   });
 
+  it('the probe sees a stall of the loop the app runs on (it probes from another process)', async () => {
+    const probe = await probeEventLoop(port);
+    await new Promise((r) => setTimeout(r, 60));
+    const until = performance.now() + 400;
+    while (performance.now() < until) {
+      // The app shares this process: nothing it serves is answered meanwhile.
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    const { maxMs, probes } = await probe.stop();
+    expect(probes).toBeGreaterThan(1);
+    expect(maxMs).toBeGreaterThan(300);
+  });
+
   it('every case answers 4xx while the probe never waits more than 200 ms', async () => {
     for (const c of cases(teamId)) {
       expect(c.body?.length ?? 0).toBeLessThanOrEqual(1024 * 1024);
-      const probe = probeEventLoop(port);
+      const probe = await probeEventLoop(port);
       await new Promise((r) => setTimeout(r, 150));
       const started = process.hrtime.bigint();
       const res = await rawRequest(port, {

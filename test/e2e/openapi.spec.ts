@@ -345,6 +345,29 @@ describe('the OpenAPI document', () => {
     expect(doc).toEqual(committed);
   });
 
+  it('lists the package problem codes of CONTRACT §3 on every problem that validation and publishing answer', () => {
+    const errors = [
+      ...['ZIP_INVALID', 'ZIP_UNSAFE_PATH', 'ZIP_SYMLINK', 'ZIP_DUPLICATE_PATH', 'ZIP_ENCRYPTED'],
+      ...['ZIP_TOO_MANY_ENTRIES', 'ZIP_ENTRY_TOO_LARGE', 'ZIP_TOO_LARGE_EXPANDED', 'ZIP_RATIO', 'ZIP_LAYOUT'],
+      ...['SKILL_MD_MISSING', 'FRONTMATTER_MISSING', 'FRONTMATTER_INVALID', 'NAME_MISSING', 'NAME_INVALID'],
+      ...['NAME_MISMATCH', 'DESCRIPTION_MISSING', 'DESCRIPTION_INVALID', 'COMPATIBILITY_INVALID'],
+      ...['METADATA_INVALID', 'ALLOWED_TOOLS_INVALID', 'LICENSE_INVALID', 'REQUIRES_INVALID', 'SKILL_MD_TOO_LARGE'],
+    ];
+    const warnings = ['UNKNOWN_FIELD', 'BODY_LONG', 'METADATA_NOT_STRINGS', 'ALLOWED_TOOLS_LIST', 'DESCRIPTION_LONG'];
+    const code = doc.components.schemas.ProblemDto.properties.code;
+    const listed = deref(doc, code.allOf?.[0] ?? code);
+    expect([...listed.enum].sort()).toEqual([...errors, ...warnings].sort());
+    // The description says which codes reject a package and which are warnings.
+    const [errorPart, warningPart] = code.description.split('In `warnings`');
+    for (const c of errors) expect(errorPart).toContain(c);
+    for (const c of warnings) expect(warningPart).toContain(c);
+    // Both answers that carry problems use that schema.
+    const report = doc.components.schemas.ValidationReportDto.properties;
+    for (const list of [report.errors, report.warnings, doc.components.schemas.PublishedSkillDto.properties.warnings]) {
+      expect(list.items.$ref).toBe('#/components/schemas/ProblemDto');
+    }
+  });
+
   it('names every operation stably (camelCase, unique), with a summary and one described tag: the pinned list', () => {
     const listed = operations(doc).map(({ method, path, op }) => {
       expect({

@@ -5,7 +5,16 @@
 // what each extractor makes of the raw upload, as a table.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binary, publish, skillRowCounts } from '../support/skills';
@@ -61,7 +70,9 @@ function extractWith(tool: Tool, zip: Buffer): View {
   writeFileSync(file, zip);
   try {
     if (tool === 'python') {
-      return (JSON.parse(execFileSync('python3', ['-c', PYTHON_VIEW, file], { encoding: 'utf8' })) as string[]).sort();
+      return (
+        JSON.parse(execFileSync('python3', ['-c', PYTHON_VIEW, file], { encoding: 'utf8', stdio: 'pipe' })) as string[]
+      ).sort();
     }
     execFileSync('mkdir', ['-p', out]);
     if (tool === 'unzip') execFileSync('unzip', ['-qq', '-o', file, '-d', out], { stdio: 'pipe' });
@@ -69,11 +80,13 @@ function extractWith(tool: Tool, zip: Buffer): View {
     else execFileSync('bsdtar', ['-x', '-p', '-f', '-', '-C', out], { input: zip, stdio: 'pipe' });
     return walk(out).sort();
   } catch (err) {
-    return {
-      error: String((err as { stderr?: Buffer }).stderr ?? err)
-        .split('\n')[0]
-        .slice(0, 80),
-    };
+    // Python's last line names the exception; unzip may print its complaint on stdout.
+    const { stderr, stdout } = err as { stderr?: Buffer | string; stdout?: Buffer | string };
+    const lines = `${String(stderr ?? err)}\n${String(stdout ?? '')}`
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    return { error: ((tool === 'python' ? lines.at(-1) : lines[0]) ?? 'failed').slice(0, 80) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -94,7 +107,16 @@ describe('stored packages unpack to exactly their manifest, with every extractor
   });
   afterAll(async () => {
     const file = process.env.DIFFERENTIAL_REPORT;
-    if (file) appendFileSync(file, report.join('\n') + '\n');
+    if (file) {
+      // What each extractor makes of the upload; an accepted upload's download matched the manifest.
+      if (!existsSync(file)) {
+        appendFileSync(
+          file,
+          `| archive | stored manifest or verdict | ${TOOLS.join(' | ')} |\n|${' --- |'.repeat(TOOLS.length + 2)}\n`,
+        );
+      }
+      appendFileSync(file, report.join('\n') + '\n');
+    }
     await t.close();
   });
 
@@ -143,6 +165,6 @@ describe('stored packages unpack to exactly their manifest, with every extractor
 });
 
 function brief(view: View): string {
-  if (!Array.isArray(view)) return `error: ${view.error}`;
+  if (!Array.isArray(view)) return `error: ${view.error.replaceAll('|', '\\|')}`;
   return view.map((line) => line.split(' ').slice(0, 2).join(' ')).join(', ') || '(nothing)';
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { probeEventLoop } from '../support/raw-http';
 import { publish, skillRowCounts } from '../support/skills';
 import { as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { buildZip, skillZip, ZipEntryInput } from '../support/zip-builder';
@@ -50,43 +51,6 @@ function hostilePackages(): Array<[string, Buffer, string[]]> {
   ];
 }
 
-/** Probes GET /api/health/live every 50 ms and keeps the slowest answer. */
-function probe(t: TestApp): { stop(): Promise<{ max: number; count: number }> } {
-  const port = (t.app.getHttpServer().address() as AddressInfo).port;
-  let max = 0;
-  let count = 0;
-  let stopped = false;
-  const pending = new Set<Promise<void>>();
-  const once = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      const req = httpRequest({ port, path: '/api/health/live', agent: false }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          max = Math.max(max, performance.now() - started);
-          count++;
-          resolve();
-        });
-      });
-      req.on('error', () => resolve());
-      req.end();
-    });
-  const timer = setInterval(() => {
-    if (stopped) return;
-    const p = once();
-    pending.add(p);
-    void p.then(() => pending.delete(p));
-  }, 50);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await Promise.all(pending);
-      return { max, count };
-    },
-  };
-}
-
 describe('package inspection off the event loop', () => {
   let t: TestApp;
   let user: TestUser;
@@ -103,7 +67,7 @@ describe('package inspection off the event loop', () => {
   it.each(hostilePackages().map(([title, zip, codes]) => [title, zip, codes] as const))(
     'health/live never waits over 200 ms while it inspects %s',
     async (title, zip, codes) => {
-      const watch = probe(t);
+      const watch = await probeEventLoop((t.app.getHttpServer().address() as AddressInfo).port);
       await new Promise((resolve) => setTimeout(resolve, 120));
       const started = performance.now();
       const res = await t.http
@@ -112,7 +76,7 @@ describe('package inspection off the event loop', () => {
         .attach('file', zip, { filename: 'p.zip', contentType: 'application/zip' });
       const answeredMs = performance.now() - started;
       await new Promise((resolve) => setTimeout(resolve, 120));
-      const { max, count } = await watch.stop();
+      const { maxMs: max, probes: count } = await watch.stop();
       if (process.env.INSPECTION_REPORT) {
         process.stdout.write(
           `| ${title} | ${zip.length} B | ${Math.round(answeredMs)} ms | ${Math.round(max)} ms (${count} probes) |\n`,

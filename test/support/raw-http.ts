@@ -1,5 +1,6 @@
 // The app on a real loopback port, and requests made byte for byte (raw bodies, a chosen source
 // address, slow uploads, idle connections): what supertest cannot send.
+import { spawn } from 'node:child_process';
 import { request as httpRequest, IncomingHttpHeaders } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { TestApp } from './test-app';
@@ -68,41 +69,62 @@ export interface EventLoopProbe {
 }
 
 /**
- * Asks `/api/health/live` every `everyMs` on a fresh connection and records how long each answer
- * took: a request that blocks the event loop delays every probe meanwhile.
+ * The probe's own process: its timers keep running while the app's event loop is blocked, so a
+ * probe sent during a stall waits for it. (A probe in the app's process would not: its timer fires
+ * only once the loop is free again, and then finds the app idle.)
  */
-export function probeEventLoop(port: number, everyMs = 50): EventLoopProbe {
-  let maxMs = 0;
-  let probes = 0;
-  let stopped = false;
-  let inFlight: Promise<void> = Promise.resolve();
-  const once = (): Promise<void> =>
-    new Promise((resolve) => {
-      const started = process.hrtime.bigint();
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/health/live', agent: false }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          maxMs = Math.max(maxMs, Number(process.hrtime.bigint() - started) / 1e6);
-          probes++;
-          resolve();
-        });
-      });
-      req.on('error', () => resolve());
-      req.end();
+const PROBE_SCRIPT = `
+const http = require('node:http');
+const [port, everyMs] = process.argv.slice(1).map(Number);
+let maxMs = 0, probes = 0, stopped = false;
+const once = () => new Promise((resolve) => {
+  const started = performance.now();
+  const req = http.request({ host: '127.0.0.1', port, path: '/api/health/live', agent: false }, (res) => {
+    res.resume();
+    res.on('end', () => { maxMs = Math.max(maxMs, performance.now() - started); probes++; resolve(); });
+  });
+  req.on('error', () => resolve());
+  req.end();
+});
+const loop = (async () => {
+  await once();
+  maxMs = 0;
+  probes = 0;
+  process.stdout.write('ready\\n');
+  while (!stopped) { await new Promise((r) => setTimeout(r, everyMs)); await once(); }
+})();
+process.stdin.on('end', async () => {
+  stopped = true;
+  await loop;
+  process.stdout.write(JSON.stringify({ maxMs, probes }) + '\\n');
+});
+process.stdin.resume();
+`;
+
+/**
+ * Asks `/api/health/live` every `everyMs` on a fresh connection, from another process, and records
+ * how long each answer took: a request that blocks the event loop delays every probe meanwhile.
+ * Resolves once the first probe has been answered.
+ */
+export async function probeEventLoop(port: number, everyMs = 50): Promise<EventLoopProbe> {
+  const child = spawn(process.execPath, ['-e', PROBE_SCRIPT, String(port), String(everyMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
     });
-  const loop = async (): Promise<void> => {
-    while (!stopped) {
-      inFlight = once();
-      await inFlight;
-      await new Promise((r) => setTimeout(r, everyMs));
-    }
-  };
-  const running = loop();
+    child.once('exit', (code) => reject(new Error(`the event-loop probe exited (${code})`)));
+  });
   return {
     async stop() {
-      stopped = true;
-      await running;
-      return { maxMs, probes };
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      await exited;
+      return JSON.parse(output.slice('ready\n'.length)) as { maxMs: number; probes: number };
     },
   };
 }

@@ -8,6 +8,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
+import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../package/problem';
 
 /** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
 export class RequiresDto {
@@ -59,9 +60,21 @@ export class SkillDto {
 }
 
 export class ProblemDto {
-  @ApiProperty({ example: 'NAME_INVALID' }) code: string;
+  @ApiProperty({
+    enum: [...PROBLEM_CODES, ...WARNING_CODES],
+    enumName: 'ProblemCode',
+    example: 'NAME_INVALID',
+    description:
+      `Stable (CONTRACT §3). In \`errors\`, which reject the package: ${PROBLEM_CODES.join(', ')}. ` +
+      `In \`warnings\`, which do not: ${WARNING_CODES.join(', ')}.`,
+  })
+  code: ProblemCode | WarningCode;
   @ApiProperty() message: string;
-  @ApiPropertyOptional() field?: string;
+  @ApiPropertyOptional({
+    example: 'allowed-tools',
+    description: 'The frontmatter key (`metadata.vikingbot.requires` for a nested one) or the zip path concerned',
+  })
+  field?: string;
 }
 
 export class PublishedSkillDto extends SkillDto {

@@ -1,32 +1,42 @@
 // The stable codes (CONTRACT §3) an inspected package can carry, and the one shape they take.
-export type ProblemCode =
-  | 'ZIP_INVALID'
-  | 'ZIP_UNSAFE_PATH'
-  | 'ZIP_SYMLINK'
-  | 'ZIP_DUPLICATE_PATH'
-  | 'ZIP_ENCRYPTED'
-  | 'ZIP_TOO_MANY_ENTRIES'
-  | 'ZIP_ENTRY_TOO_LARGE'
-  | 'ZIP_TOO_LARGE_EXPANDED'
-  | 'ZIP_RATIO'
-  | 'ZIP_LAYOUT'
-  | 'SKILL_MD_MISSING'
-  | 'FRONTMATTER_MISSING'
-  | 'FRONTMATTER_INVALID'
-  | 'NAME_MISSING'
-  | 'NAME_INVALID'
-  | 'NAME_MISMATCH'
-  | 'DESCRIPTION_MISSING'
-  | 'DESCRIPTION_INVALID'
-  | 'COMPATIBILITY_INVALID'
-  | 'METADATA_INVALID'
-  | 'ALLOWED_TOOLS_INVALID'
-  | 'LICENSE_INVALID'
-  | 'REQUIRES_INVALID'
-  | 'SKILL_MD_TOO_LARGE';
+/** Errors: a package carrying any of them is rejected. */
+export const PROBLEM_CODES = [
+  'ZIP_INVALID',
+  'ZIP_UNSAFE_PATH',
+  'ZIP_SYMLINK',
+  'ZIP_DUPLICATE_PATH',
+  'ZIP_ENCRYPTED',
+  'ZIP_TOO_MANY_ENTRIES',
+  'ZIP_ENTRY_TOO_LARGE',
+  'ZIP_TOO_LARGE_EXPANDED',
+  'ZIP_RATIO',
+  'ZIP_LAYOUT',
+  'SKILL_MD_MISSING',
+  'FRONTMATTER_MISSING',
+  'FRONTMATTER_INVALID',
+  'NAME_MISSING',
+  'NAME_INVALID',
+  'NAME_MISMATCH',
+  'DESCRIPTION_MISSING',
+  'DESCRIPTION_INVALID',
+  'COMPATIBILITY_INVALID',
+  'METADATA_INVALID',
+  'ALLOWED_TOOLS_INVALID',
+  'LICENSE_INVALID',
+  'REQUIRES_INVALID',
+  'SKILL_MD_TOO_LARGE',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
-export type WarningCode =
-  'UNKNOWN_FIELD' | 'BODY_LONG' | 'METADATA_NOT_STRINGS' | 'ALLOWED_TOOLS_LIST' | 'DESCRIPTION_LONG';
+/** Warnings: reported, and the package is accepted. */
+export const WARNING_CODES = [
+  'UNKNOWN_FIELD',
+  'BODY_LONG',
+  'METADATA_NOT_STRINGS',
+  'ALLOWED_TOOLS_LIST',
+  'DESCRIPTION_LONG',
+] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface Problem {
   code: ProblemCode | WarningCode;
