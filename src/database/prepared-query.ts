@@ -17,7 +17,7 @@ export async function queryPrepared<R extends QueryResultRow>(
   values: unknown[],
   manager: EntityManager = db.manager,
 ): Promise<R[]> {
-  if (manager !== db.manager) return (await manager.query(statement.text, values)) as R[];
+  if (manager !== db.manager) return manager.query<R[]>(statement.text, values);
   const pool = (db.driver as unknown as { master: Pool }).master;
   return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
 }
