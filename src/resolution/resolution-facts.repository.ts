@@ -44,6 +44,8 @@ export interface TaskSelectionFacts {
   /** The subscription of the task's latest background execution; null when none or deleted. */
   subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
   identities: Record<number, Identity>;
+  /** Every ghost the team's bots point at, deleted or not: a change to any of them may change the answer. */
+  ghostIds: number[];
 }
 
 interface TaskRow {
@@ -63,6 +65,7 @@ interface TaskRow {
     deleted: boolean;
   }> | null;
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
+  ghost_ids: number[] | null;
 }
 
 /** What a version says of itself, beyond the facts the resolver needs. */
@@ -124,7 +127,8 @@ const TASK_SELECTIONS: PreparedStatement = {
           (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
           (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
           (SELECT json_agg(sub) FROM sub) AS subscriptions,
-          (${USERS_JSON}) AS users
+          (${USERS_JSON}) AS users,
+          (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids
      FROM ids`,
 };
 
@@ -176,6 +180,7 @@ export class ResolutionFactsRepository {
       })),
       subscription: latestSubscription(row.subscriptions ?? []),
       identities: toIdentities(row.users),
+      ghostIds: row.ghost_ids ?? [],
     };
   }
 
