@@ -9,6 +9,7 @@ import { CanonicalPackages1764900000000 } from './1764900000000-canonical-packag
 import { AuditEvents1796057971912 } from './1796057971912-audit-events';
 import { SkillSearch1796060773662 } from './1796060773662-skill-search';
 import { ToolPolicy1796100000000 } from './1796100000000-tool-policy';
+import { NarrowChangeNotifications1796200000000 } from './1796200000000-narrow-change-notifications';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   AuditEvents1796057971912,
   SkillSearch1796060773662,
   ToolPolicy1796100000000,
+  NarrowChangeNotifications1796200000000,
 ];

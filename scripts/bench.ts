@@ -1,17 +1,22 @@
-// `npm run bench`: seeds throwaway databases at 10k and 100k skills, runs the built service on each
-// and prints one table comparing the task-resolution paths with the cheapest endpoints, then the
-// sandbox client's rows (bench/client-sync.ts).
-// BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations.
+// `npm run bench`: times the embedded database's first and later boot, seeds throwaway databases at
+// 10k and 100k skills, runs the built service on each (twice: as configured, and with no
+// resolution cache for the cold rows) and prints one table comparing the task-resolution paths
+// with the cheapest endpoints, then the sandbox client's rows (bench/client-sync.ts).
+// BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations;
+// BENCH_ROWS (a regular expression) keeps only the rows whose label matches it, with the rows their
+// ratios compare against, and skips the client rows.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureEmbeddedBoot, renderBoots } from './bench/boot';
 import { benchClientSync } from './bench/client-sync';
 import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
 import { DatabaseHost, openDatabaseHost } from './bench/database';
 import { discoveryScenario, referenceSkillId, seedDiscovery } from './bench/discovery';
 import { scenario } from './bench/endpoints';
-import { LoadSettings, measure } from './bench/load';
-import { renderHeader, renderTable } from './bench/report';
+import { Endpoint, LoadSettings, measure } from './bench/load';
+import { mixedEndpoint } from './bench/mixed';
+import { Ratio, renderHeader, renderTable } from './bench/report';
 import { Reach, Resources, resources } from './bench/resources';
 import { seed } from './bench/seed';
 import { BENCH_ADMIN_KEY, RunningService, startService } from './bench/service';
@@ -49,14 +54,14 @@ function progress(line: string): void {
 const since = (start: number): string => `${((Date.now() - start) / 1000).toFixed(1)} s`;
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** A migrated, seeded database with the service running on it. */
+/** A migrated, seeded database with the service running on it, and a second one caching no resolution. */
 async function prepare(
   host: DatabaseHost,
   label: string,
   layers: Skill[][],
   work: Resources,
   dataDir: string,
-): Promise<RunningService> {
+): Promise<{ hot: RunningService; cold: RunningService }> {
   const db = await host.create(label);
   cleanup.push(db.drop);
   const dir = join(dataDir, label);
@@ -69,9 +74,24 @@ async function prepare(
   await seed(db.url, layers, work);
   await seedDiscovery(db.url);
   progress(`${label}: seeded ${count(layers.flat().length)} skills in ${since(start)}`);
-  const service = await startService(db.url, dir);
-  cleanup.push(service.stop);
-  return service;
+  const hot = await startService(db.url, dir);
+  cleanup.push(hot.stop);
+  const coldDir = join(dataDir, `${label}-cold`);
+  await mkdir(coldDir);
+  const cold = await startService(db.url, coldDir, { RESOLUTION_CACHE_ENTRIES: '0' });
+  cleanup.push(cold.stop);
+  return { hot, cold };
+}
+
+/** The rows BENCH_ROWS matches, with every row their ratios compare against. */
+function selectRows(endpoints: Endpoint[], ratios: Ratio[]): { endpoints: Endpoint[]; ratios: Ratio[] } {
+  const pattern = process.env.BENCH_ROWS?.trim();
+  if (!pattern) return { endpoints, ratios };
+  const match = new RegExp(pattern, 'i');
+  const kept = new Set(endpoints.filter((e) => match.test(e.label)));
+  const keptRatios = ratios.filter((r) => kept.has(r.row));
+  for (const r of keptRatios) kept.add(r.over).add(r.under);
+  return { endpoints: endpoints.filter((e) => kept.has(e)), ratios: keptRatios };
 }
 
 function describeData(work: Resources): string {
@@ -99,22 +119,38 @@ async function main(): Promise<void> {
     const host = await openDatabaseHost(process.env.DATABASE_URL?.trim() || undefined);
     const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    progress('embedded boot: first and later');
+    const bootDir = join(dataDir, 'boot');
+    await mkdir(bootDir);
+    const boots = await measureEmbeddedBoot(bootDir);
     const base = skillLayer(NO_SKILLS, skillCounts(SMALL), 1);
     const growth = skillLayer(skillCounts(SMALL), skillCounts(LARGE), SMALL + 1);
     const reach = new Reach(base);
     const work = resources(reach);
-    const small = await prepare(host, '10k', [base], work, dataDir);
-    const large = await prepare(host, '100k', [base, growth], work, dataDir);
+    const { hot: small, cold: coldSmall } = await prepare(host, '10k', [base], work, dataDir);
+    const { hot: large, cold: coldLarge } = await prepare(host, '100k', [base, growth], work, dataDir);
 
     const targets = loadTargets(work, reach);
     const probeSmall = await probeTasks(small.baseUrl, targets.tasks);
     const probeLarge = await probeTasks(large.baseUrl, targets.tasks);
-    const main = scenario(small.baseUrl, large.baseUrl, targets, probeSmall.etags);
+    const services = {
+      small: small.baseUrl,
+      large: large.baseUrl,
+      coldSmall: coldSmall.baseUrl,
+      coldLarge: coldLarge.baseUrl,
+    };
+    const main = scenario(services, targets, { small: probeSmall.etags, large: probeLarge.etags });
+    const mixed = [
+      await mixedEndpoint(small.baseUrl, '10k skills', targets.tasks, work.teams.length, reach.public[0].name),
+      await mixedEndpoint(large.baseUrl, '100k skills', targets.tasks, work.teams.length, reach.public[0].name),
+    ];
     const reference = await referenceSkillId(small.baseUrl, targets.skills[0].apiKey);
     const oneRow = main.endpoints.find((e) => e.label === 'GET /api/skills/{id}')!;
     const discovery = discoveryScenario(small.baseUrl, large.baseUrl, targets.skills, reference, oneRow);
-    const endpoints = [...main.endpoints, ...discovery.endpoints];
-    const ratios = [...main.ratios, ...discovery.ratios];
+    const { endpoints, ratios } = selectRows(
+      [...main.endpoints, ...mixed, ...discovery.endpoints],
+      [...main.ratios, ...discovery.ratios],
+    );
     const results = await measure(endpoints, settings, progress);
     const header = renderHeader({
       databaseKind: host.kind,
@@ -127,9 +163,18 @@ async function main(): Promise<void> {
       skills: targets.skills.length,
       settings,
     });
-    const client = await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
+    header.push(
+      'cold rows: a second service on the same database with RESOLUTION_CACHE_ENTRIES=0 (every request resolves; ' +
+        'credentials stay cached, as for the one-row read); mixed rows: the service as configured, with a writer',
+    );
+    const client = process.env.BENCH_ROWS?.trim()
+      ? []
+      : await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
     const footer = `run took ${since(started)} before cleanup`;
-    process.stdout.write([...header, '', renderTable(results, ratios), '', ...client, '', footer].join('\n') + '\n');
+    const table = renderTable(results, ratios);
+    process.stdout.write(
+      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', footer].join('\n') + '\n',
+    );
   } finally {
     await cleanUp();
   }

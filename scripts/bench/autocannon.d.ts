@@ -7,6 +7,8 @@ declare module 'autocannon' {
       method?: string;
       path?: string;
       headers?: Record<string, string>;
+      /** Called before each send: the request as sent. */
+      setupRequest?: (request: Request) => Request;
     }
 
     interface Client extends EventEmitter {

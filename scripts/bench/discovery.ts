@@ -141,8 +141,8 @@ async function storeReference(db: Client): Promise<void> {
   ]);
   await db.query(
     `INSERT INTO skill_versions (skill_id, version, content_hash, revision, size, file_count, manifest, frontmatter,
-                                 skill_md, created_by_user_id)
-     VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+                                 skill_md, created_by_user_id, requires)
+     VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, '{"bins": [], "env": []}')`,
     [
       rows[0].id,
       contentHash,

@@ -1,4 +1,6 @@
-// The five measured rows and the three ratios the performance targets are stated in.
+// The task-resolution rows and the ratios the performance targets are stated in: the cheapest
+// endpoints, task skills served from the resolution cache (hot), and the same with nothing cached
+// (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves).
 import { Endpoint } from './load';
 import { Ratio } from './report';
 import { TaskTarget, SkillTarget } from './targets';
@@ -11,12 +13,18 @@ export interface Scenario {
 const auth = (apiKey: string): Record<string, string> => ({ 'x-api-key': apiKey });
 const taskPath = (id: number): string => `/api/tasks/${id}/skills`;
 
-/** `small` and `large` are the services on the 10k and 100k databases. */
+/** The services on the 10k and 100k databases, each as it runs and with no resolution cache. */
+export interface Services {
+  small: string;
+  large: string;
+  coldSmall: string;
+  coldLarge: string;
+}
+
 export function scenario(
-  small: string,
-  large: string,
+  { small, large, coldSmall, coldLarge }: Services,
   targets: { tasks: TaskTarget[]; skills: SkillTarget[] },
-  etags: Map<number, string>,
+  etags: { small: Map<number, string>; large: Map<number, string> },
 ): Scenario {
   const resolve = (baseUrl: string, label: string): Endpoint => ({
     label: `GET /api/tasks/{id}/skills 200, ${label}`,
@@ -24,10 +32,10 @@ export function scenario(
     requests: targets.tasks.map((t) => ({ method: 'GET', path: taskPath(t.taskId), headers: auth(t.apiKey) })),
     expect: 200,
   });
-  const conditional = (t: TaskTarget): Record<string, string> => ({
+  const conditional = (t: TaskTarget, scale: keyof typeof etags = 'small'): Record<string, string> => ({
     ...auth(t.apiKey),
     // A task without a known ETag still sends the header, so its 200 shows up in the status column.
-    'if-none-match': etags.get(t.taskId) ?? '"none"',
+    'if-none-match': etags[scale].get(t.taskId) ?? '"none"',
   });
   // The same headers as the 304 row (health ignores them), so both rows cost the load generator
   // and the HTTP parser alike and the ratio compares what the service does with them.
@@ -44,20 +52,31 @@ export function scenario(
     expect: 200,
   };
   const small200 = resolve(small, '10k skills');
-  const small304: Endpoint = {
-    label: 'GET /api/tasks/{id}/skills 304, 10k skills',
-    baseUrl: small,
-    requests: targets.tasks.map((t) => ({ method: 'GET', path: taskPath(t.taskId), headers: conditional(t) })),
+  const notModified = (baseUrl: string, label: string, scale: keyof typeof etags): Endpoint => ({
+    label: `GET /api/tasks/{id}/skills 304, ${label}`,
+    baseUrl,
+    requests: targets.tasks.map((t) => ({ method: 'GET', path: taskPath(t.taskId), headers: conditional(t, scale) })),
     expect: 304,
-  };
+  });
+  const small304 = notModified(small, '10k skills', 'small');
   const large200 = resolve(large, '100k skills');
+  const cold = [
+    resolve(coldSmall, 'cold, 10k skills'),
+    notModified(coldSmall, 'cold, 10k skills', 'small'),
+    resolve(coldLarge, 'cold, 100k skills'),
+    notModified(coldLarge, 'cold, 100k skills', 'large'),
+  ];
   return {
-    endpoints: [health, oneRow, small200, small304, large200],
+    endpoints: [health, oneRow, small200, small304, large200, ...cold],
     ratios: [
       { row: small200, label: '÷ one-row read', over: small200, under: oneRow, bound: 'min', target: 0.8 },
       { row: small304, label: '÷ health/live', over: small304, under: health, bound: 'min', target: 0.9 },
       // Cost per request is the inverse of req/s: 100k's cost over 10k's is 10k's req/s over 100k's.
       { row: large200, label: 'cost ÷ 10k cost', over: small200, under: large200, bound: 'max', target: 1.2 },
+      ...cold.flatMap((row): Ratio[] => [
+        { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
+        { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
+      ]),
     ],
   };
 }

@@ -10,6 +10,10 @@ export interface Endpoint {
   requests: autocannon.Request[];
   /** The status every answer should have. */
   expect: number;
+  /** Started before each measured run, stopped after it (the mixed row's writer and counters). */
+  around?: () => Promise<() => Promise<void>>;
+  /** Printed in the ratio column when the row has no ratio (the mixed row's hit rate). */
+  note?: () => string;
 }
 
 export interface LoadSettings {
@@ -42,13 +46,19 @@ async function run(endpoint: Endpoint, seconds: number, connections: number, int
       client.setRequests([...list.slice(offset), ...list.slice(0, offset)]);
     },
   });
+  const stop = into && endpoint.around ? await endpoint.around() : undefined;
   if (into) {
     instance.on('response', (_client, status, _bytes, ms) => {
       into.latencies.push(ms);
       into.statuses.set(status, (into.statuses.get(status) ?? 0) + 1);
     });
   }
-  const result = await instance;
+  let result: autocannon.Result;
+  try {
+    result = await instance;
+  } finally {
+    await stop?.();
+  }
   if (into) {
     into.seconds += result.duration;
     into.errors += result.errors;

@@ -8,9 +8,10 @@ export interface Ratio {
   /** The row the ratio is printed on. */
   row: Endpoint;
   label: string;
-  /** Numerator and denominator, in req/s. */
+  /** Numerator and denominator, in req/s (or their p99 latencies with `metric: 'p99'`). */
   over: Endpoint;
   under: Endpoint;
+  metric?: 'rate' | 'p99';
   /** `min`: the ratio should be at least `target`; `max`: at most. Without them the ratio is shown only. */
   bound?: 'min' | 'max';
   target?: number;
@@ -59,13 +60,13 @@ function statuses(m: Measurement): string {
   return parts.join(', ') || 'none';
 }
 
-function ratioCells(ratio: Ratio | undefined, of: (e: Endpoint) => Measurement): [string, string] {
-  if (!ratio) return ['', ''];
+function ratioCells(ratio: Ratio, of: (e: Endpoint) => Measurement): [string, string] {
   const target = ratio.target === undefined ? '' : `${ratio.bound === 'min' ? '>=' : '<='} ${ratio.target.toFixed(2)}`;
   const [over, under] = [of(ratio.over), of(ratio.under)];
   const dirty = [over, under].find((m) => !clean(m));
   if (dirty) return [`${ratio.label}: n/a (${dirty.endpoint.label} answered ${statuses(dirty)})`, target];
-  const value = perSecond(over) / perSecond(under);
+  const value =
+    ratio.metric === 'p99' ? percentile(over, 0.99) / percentile(under, 0.99) : perSecond(over) / perSecond(under);
   if (ratio.target === undefined) return [`${ratio.label} = ${value.toFixed(2)}`, ''];
   const ok = ratio.bound === 'min' ? value >= ratio.target : value <= ratio.target;
   return [`${ratio.label} = ${value.toFixed(2)}`, `${target} ${ok ? 'met' : 'MISSED'}`];
@@ -76,16 +77,18 @@ const ms = (value: number): string => (Number.isNaN(value) ? '-' : value.toFixed
 export function renderTable(results: Measurement[], ratios: Ratio[]): string {
   const of = (e: Endpoint): Measurement => results.find((m) => m.endpoint === e)!;
   const header = ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'status', 'ratio', 'target'];
+  const cells = (m: Measurement): [string, string] => {
+    const mine = ratios.filter((r) => r.row === m.endpoint).map((r) => ratioCells(r, of));
+    if (mine.length === 0) return [m.endpoint.note?.() ?? '', ''];
+    return [mine.map(([text]) => text).join('; '), mine.map(([, target]) => target).join('; ')];
+  };
   const rows = results.map((m) => [
     m.endpoint.label,
     Math.round(perSecond(m)).toLocaleString('en-US'),
     ms(percentile(m, 0.5)),
     ms(percentile(m, 0.99)),
     statuses(m),
-    ...ratioCells(
-      ratios.find((r) => r.row === m.endpoint),
-      of,
-    ),
+    ...cells(m),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const numeric = new Set([1, 2, 3]);

@@ -115,10 +115,10 @@ async function seedSkills(db: Client, skills: Skill[], packages: Blob[]): Promis
   // Every version of the layer in one statement; a version's package is picked by (id + version).
   await db.query(
     `INSERT INTO skill_versions (skill_id, version, content_hash, revision, size, file_count, manifest, frontmatter,
-                                 skill_md, requires, created_by_user_id)
+                                 skill_md, created_by_user_id, requires)
      SELECT s.id, v.version, b.content_hash, b.revision, b.size, jsonb_array_length(b.manifest), b.manifest,
-            jsonb_build_object('name', s.name, 'description', s.description), b.skill_md,
-            '{"bins": [], "env": []}'::jsonb, s.created_by_user_id
+            jsonb_build_object('name', s.name, 'description', s.description), b.skill_md, s.created_by_user_id,
+            '{"bins": [], "env": []}'::jsonb
        FROM skills s
       CROSS JOIN LATERAL generate_series(1, s.latest_version) AS v(version)
        JOIN unnest($3::text[], $4::text[], $5::int[], $6::jsonb[], $8::text[]) WITH ORDINALITY

@@ -11,25 +11,34 @@ const STOP_TIMEOUT_MS = 15_000;
 
 export interface RunningService {
   baseUrl: string;
+  pid: number;
   stop: () => Promise<void>;
 }
 
 /**
  * LOG_LEVEL=warn keeps the per-request log line out of the measurement, but it also hides the
  * `listening` line, so the port is chosen here and readiness is polled on /api/health/live.
+ * Without `databaseUrl` the service opens its embedded database in `dataDir`; `env` adds settings.
  */
-export async function startService(databaseUrl: string, dataDir: string): Promise<RunningService> {
+export async function startService(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
   const port = await freePort();
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
   const child = spawn(process.execPath, [MAIN], {
     env: {
-      ...process.env,
+      ...inherited,
       NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ADMIN_API_KEY: BENCH_ADMIN_KEY,
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,7 +56,7 @@ export async function startService(databaseUrl: string, dataDir: string): Promis
     await stop(child);
     throw new Error(`${(err as Error).message}\n${output.join('')}`, { cause: err });
   }
-  return { baseUrl, stop: () => stop(child) };
+  return { baseUrl, pid: child.pid!, stop: () => stop(child) };
 }
 
 function freePort(): Promise<number> {
@@ -72,7 +81,7 @@ async function waitUntilLive(baseUrl: string, child: ChildProcess): Promise<void
     } catch {
       // not listening yet (migrations run before it listens)
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`the service did not answer within ${BOOT_TIMEOUT_MS / 1000} s`);
 }

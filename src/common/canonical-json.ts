@@ -4,20 +4,39 @@
 import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('canonical JSON has no representation for non-finite numbers');
-    return JSON.stringify(value);
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new Error('canonical JSON has no representation for non-finite numbers');
+      return JSON.stringify(value);
+    case 'object':
+      if (value === null) return 'null';
+      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+    default:
+      throw new Error(`canonical JSON has no representation for ${typeof value}`);
   }
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    // Default sort compares UTF-16 code units, as RFC 8785 requires.
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+// Built by concatenation: the resolution's fingerprint hashes a few hundred values per answer.
+function canonicalArray(values: unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < values.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(values[i]);
+  return `${out}]`;
+}
+
+function canonicalObject(value: Record<string, unknown>): string {
+  // The default sort compares UTF-16 code units, as RFC 8785 requires; undefined members are left out.
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = value[key];
+    if (member === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
   }
-  throw new Error(`canonical JSON has no representation for ${typeof value}`);
+  return `${out}}`;
 }
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */

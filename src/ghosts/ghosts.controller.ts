@@ -1,3 +1,4 @@
+import { GhostWriteRoute, NewRowRoute } from '../common/cache/write-invalidation.interceptor';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -22,6 +23,7 @@ export class GhostsController {
   constructor(private readonly ghosts: GhostsService) {}
 
   @Post()
+  @NewRowRoute()
   @ApiOperation({
     operationId: 'createGhost',
     summary: 'Create a ghost; names without a ref are looked up as the creator',
@@ -57,6 +59,7 @@ export class GhostsController {
   }
 
   @Put(':id')
+  @GhostWriteRoute()
   @ApiOperation({
     operationId: 'replaceGhost',
     summary: 'Replace the writable body; the namespace and owner never change',
@@ -80,6 +83,7 @@ export class GhostsController {
   }
 
   @Delete(':id')
+  @GhostWriteRoute()
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteGhost', summary: 'Soft delete; 409 IN_USE while an active bot uses the ghost' })
   @ApiNoContentResponse({ description: 'Deleted' })

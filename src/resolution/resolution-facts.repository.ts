@@ -22,6 +22,7 @@ import {
   VersionFacts,
 } from '../resolver';
 import type { Requires } from '../policy';
+import { PreparedStatement, queryPrepared } from '../database/prepared-query';
 
 /** What may be reached: names in scopes, plus stored refs by id, plus pinned version numbers. */
 export interface SkillReach {
@@ -43,6 +44,8 @@ export interface TaskSelectionFacts {
   /** The subscription of the task's latest background execution; null when none or deleted. */
   subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
   identities: Record<number, Identity>;
+  /** Every ghost the team's bots point at, deleted or not: a change to any of them may change the answer. */
+  ghostIds: number[];
 }
 
 interface TaskRow {
@@ -62,6 +65,7 @@ interface TaskRow {
     deleted: boolean;
   }> | null;
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
+  ghost_ids: number[] | null;
 }
 
 /** What a version says of itself, beyond the facts the resolver needs. */
@@ -97,6 +101,60 @@ const USERS_JSON = `
                              FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id)))
     FROM users u WHERE u.id = ANY(ids.ids)`;
 
+/** The task, its team's ghosts, its subscriptions and every identity involved, as JSON columns. */
+const TASK_SELECTIONS: PreparedStatement = {
+  name: 'resolution_task_selections',
+  text: `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
+        tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
+                 FROM teams JOIN t ON teams.id = t.team_id),
+        member AS (SELECT m.ord,
+                          CASE WHEN m.elem->>'bot_id' ~ '^[0-9]{1,10}$' THEN (m.elem->>'bot_id')::bigint END AS bot_id
+                     FROM tm, jsonb_array_elements(CASE WHEN jsonb_typeof(tm.members) = 'array'
+                                                         THEN tm.members ELSE '[]'::jsonb END)
+                              WITH ORDINALITY AS m(elem, ord)
+                    WHERE NOT tm.deleted),
+        gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
+                 FROM member
+                 JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
+                 JOIN ghosts g ON g.id = b.ghost_id AND g.deleted_at IS NULL),
+        sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
+                  FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
+                 WHERE e.task_id = $1),
+        ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
+                             UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
+   SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
+                                    'namespace', namespace, 'labels', labels) FROM t) AS task,
+          (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
+          (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
+          (SELECT json_agg(sub) FROM sub) AS subscriptions,
+          (${USERS_JSON}) AS users,
+          (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids
+     FROM ids`,
+};
+
+/** One index-backed branch per way a skill can be reached (see loadSkills). */
+const REACHED_SKILLS: PreparedStatement = {
+  name: 'resolution_reached_skills',
+  text: `WITH reached AS (
+          SELECT id FROM skills WHERE id = ANY($1::int[])
+          UNION SELECT id FROM skills WHERE is_public AND name = ANY($2::text[])
+          UNION SELECT id FROM skills WHERE namespace = ANY($3::text[]) AND name = ANY($2::text[])
+          UNION SELECT id FROM skills
+                 WHERE namespace = 'default' AND NOT is_public
+                   AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
+   SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
+          s.latest_version, latest.content_hash AS latest_hash,
+          latest.allowed_tools AS latest_allowed_tools, latest.requires AS latest_requires,
+          CASE WHEN cardinality($5::int[]) > 0 THEN
+            (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash,
+                                               'allowed_tools', v.allowed_tools, 'requires', v.requires))
+               FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
+          END AS pinned
+     FROM skills s
+     JOIN reached r ON r.id = s.id
+     JOIN skill_versions latest ON latest.skill_id = s.id AND latest.version = s.latest_version`,
+};
+
 @Injectable()
 export class ResolutionFactsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -107,34 +165,7 @@ export class ResolutionFactsRepository {
     extraUserIds: number[] = [],
     manager: EntityManager = this.db.manager,
   ): Promise<TaskSelectionFacts | null> {
-    const rows: TaskRow[] = await manager.query(
-      `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
-            tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
-                     FROM teams JOIN t ON teams.id = t.team_id),
-            member AS (SELECT m.ord,
-                              CASE WHEN m.elem->>'bot_id' ~ '^[0-9]{1,10}$' THEN (m.elem->>'bot_id')::bigint END AS bot_id
-                         FROM tm, jsonb_array_elements(CASE WHEN jsonb_typeof(tm.members) = 'array'
-                                                             THEN tm.members ELSE '[]'::jsonb END)
-                                  WITH ORDINALITY AS m(elem, ord)
-                        WHERE NOT tm.deleted),
-            gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
-                     FROM member
-                     JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
-                     JOIN ghosts g ON g.id = b.ghost_id AND g.deleted_at IS NULL),
-            sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
-                      FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
-                     WHERE e.task_id = $1),
-            ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
-                                 UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
-       SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
-                                        'namespace', namespace, 'labels', labels) FROM t) AS task,
-              (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
-              (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
-              (SELECT json_agg(sub) FROM sub) AS subscriptions,
-              (${USERS_JSON}) AS users
-         FROM ids`,
-      [taskId, extraUserIds],
-    );
+    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds], manager);
     const row = rows[0];
     if (!row?.task) return null;
     return {
@@ -149,6 +180,7 @@ export class ResolutionFactsRepository {
       })),
       subscription: latestSubscription(row.subscriptions ?? []),
       identities: toIdentities(row.users),
+      ghostIds: row.ghost_ids ?? [],
     };
   }
 
@@ -192,25 +224,9 @@ export class ResolutionFactsRepository {
     // not the size of the table. Personal skills are reached through their owners only: `default`
     // in the namespace list would reach every user's skill of that name.
     const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n));
-    const rows: SkillRow[] = await manager.query(
-      `WITH reached AS (
-              SELECT id FROM skills WHERE id = ANY($1::int[])
-              UNION SELECT id FROM skills WHERE is_public AND name = ANY($2::text[])
-              UNION SELECT id FROM skills WHERE namespace = ANY($3::text[]) AND name = ANY($2::text[])
-              UNION SELECT id FROM skills
-                     WHERE namespace = 'default' AND NOT is_public
-                       AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
-       SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
-              s.latest_version, latest.content_hash AS latest_hash,
-              latest.allowed_tools AS latest_allowed_tools, latest.requires AS latest_requires,
-              CASE WHEN cardinality($5::int[]) > 0 THEN
-                (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash,
-                                                   'allowed_tools', v.allowed_tools, 'requires', v.requires))
-                   FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
-              END AS pinned
-         FROM skills s
-         JOIN reached r ON r.id = s.id
-         JOIN skill_versions latest ON latest.skill_id = s.id AND latest.version = s.latest_version`,
+    const rows = await queryPrepared<SkillRow>(
+      this.db,
+      REACHED_SKILLS,
       [
         [...new Set(reach.ids)].filter(isRowNumber),
         [...new Set(reach.names)].filter(isSkillName),
@@ -218,6 +234,7 @@ export class ResolutionFactsRepository {
         [...new Set(reach.personalOwners)].filter(isRowNumber),
         [...new Set(reach.versions)].filter(isRowNumber),
       ],
+      manager,
     );
     return rows.map(toSkillFacts);
   }

@@ -64,7 +64,8 @@ function readerKey(principal: Principal, taskId: number): string {
 export class TaskResolutionService {
   /**
    * The last resolution each reader was given, until the next change: repeated reads (and the
-   * 304 path) need no query. Only a reader who passed the access check has an entry.
+   * 304 path) need no query. Only a reader who passed the access check has an entry. A change to
+   * a ghost drops only the entries of tasks whose team points at it.
    */
   private readonly resolutions: GenerationCache<Resolution>;
 
@@ -99,8 +100,9 @@ export class TaskResolutionService {
     if (cacheable) this.metrics.resolutionCache(cached !== undefined);
     if (cached) return cached;
     const generation = this.changes.current();
-    const resolution = await this.compute(principal, taskId, message, manager);
-    if (cacheable) this.resolutions.set(key, resolution, generation);
+    const ghostChangesSeen = this.changes.ghostChangesSeen();
+    const { resolution, ghostIds } = await this.compute(principal, taskId, message, manager);
+    if (cacheable) this.resolutions.set(key, resolution, generation, { ghostIds, ghostChangesSeen });
     return resolution;
   }
 
@@ -109,10 +111,10 @@ export class TaskResolutionService {
     taskId: number,
     message: Message | null,
     manager?: EntityManager,
-  ): Promise<Resolution> {
+  ): Promise<{ resolution: Resolution; ghostIds: number[] }> {
     const facts = await this.readableFacts(principal, taskId, manager);
     const skills = await this.facts.loadSkills(reachOf(facts, message), manager);
-    return resolveTask({
+    const resolution = resolveTask({
       taskId: facts.task.id,
       taskCreatorUserId: facts.task.ownerUserId,
       teamId: facts.task.teamId,
@@ -124,6 +126,7 @@ export class TaskResolutionService {
       identities: facts.identities,
       skills,
     });
+    return { resolution, ghostIds: facts.ghostIds };
   }
 
   /** The task's facts when the principal may read it: a token only its own task, a user per §2. */

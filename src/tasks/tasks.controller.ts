@@ -1,3 +1,4 @@
+import { NewRowRoute } from '../common/cache/write-invalidation.interceptor';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -35,6 +36,7 @@ export class TasksController {
   ) {}
 
   @Post()
+  @NewRowRoute()
   @ApiOperation({
     operationId: 'createTask',
     summary: 'Create a task on a team the caller may read; skill_selection is written as its labels',

@@ -1,6 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
 import request from 'supertest';
 import { createApp } from '../../src/app.setup';
+import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { LISTENER_APPLICATION_NAME } from '../../src/common/cache/change-listener';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { isServerMode, withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
@@ -59,6 +62,45 @@ onServer('caches across replicas', () => {
         (await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key)).set('If-None-Match', etag)).status === 200,
     );
     expect(waited).toBeLessThan(5_000);
+  });
+
+  it("a ghost changed through one replica, or by hand, drops only the other's answers that read it", async () => {
+    await s.skill(alice, 'ghostly-a');
+    await s.skill(alice, 'ghostly-b');
+    const mine = await s.teamWithGhost(alice, 'ghostly-mine', ['ghostly-a']);
+    const other = await s.teamWithGhost(alice, 'ghostly-other', ['ghostly-a']);
+    const task = await s.task(alice, { team_id: mine.team.id });
+    const changesOnA = a.app.get(ChangeGeneration);
+    /** A's answer, and whether it took a statement (false: from A's cache). */
+    const readOnA = async (): Promise<{ skills: string[]; queried: boolean }> => {
+      const spy = jest.spyOn(Client.prototype, 'query');
+      try {
+        const res = await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key));
+        const queried = spy.mock.contexts.some(
+          (c) =>
+            (c as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name !==
+            LISTENER_APPLICATION_NAME,
+        );
+        return { skills: res.body.skills, queried };
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    await readOnA();
+    expect(await readOnA()).toEqual({ skills: ['ghostly-a'], queried: false });
+
+    // Another team's ghost, through B: once A has heard it, A still answers from its cache.
+    const seen = changesOnA.ghostChangesSeen();
+    const put = httpB.put(`/api/ghosts/${other.ghost.id}`).set(as(alice.key));
+    expect((await put.send({ name: 'ghostly-other-ghost', skills: ['ghostly-b'] })).status).toBe(200);
+    await eventually(() => Promise.resolve(changesOnA.ghostChangesSeen() > seen));
+    expect(await readOnA()).toEqual({ skills: ['ghostly-a'], queried: false });
+
+    // This task's ghost, by hand: A answers the new resolution.
+    await withClient(a.db.url, (c) =>
+      c.query(`UPDATE ghosts SET skills = '["ghostly-b"]'::jsonb WHERE id = $1`, [mine.ghost.id]),
+    );
+    await eventually(async () => (await readOnA()).skills[0] === 'ghostly-b');
   });
 
   it('a key revoked through one replica, or by hand, is refused by the other', async () => {

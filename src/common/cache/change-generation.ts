@@ -13,9 +13,27 @@ export class ChangeGeneration {
    * database). Past it, caches serve nothing.
    */
   private heardUntil = Infinity;
+  /** Moves on every ghost change: an entry computed across one is not kept. */
+  private ghostChanges = 0;
+  private readonly ghostListeners: Array<(ghostId: number) => void> = [];
 
   current(): number {
     return this.generation;
+  }
+
+  /** How many ghost changes have been seen: read before a computation that reads ghosts. */
+  ghostChangesSeen(): number {
+    return this.ghostChanges;
+  }
+
+  /** A ghost's row changed (here or elsewhere): entries that read it are dropped. */
+  ghostChanged(ghostId: number): void {
+    this.ghostChanges++;
+    for (const listener of this.ghostListeners) listener(ghostId);
+  }
+
+  onGhostChange(listener: (ghostId: number) => void): void {
+    this.ghostListeners.push(listener);
   }
 
   bump(): void {
@@ -52,14 +70,24 @@ export class ChangeGeneration {
   }
 }
 
+/** The ghosts a value was computed from, and ghostChangesSeen() before it was. */
+export interface GhostDependencies {
+  ghostIds: readonly number[];
+  ghostChangesSeen: number;
+}
+
 /** A bounded map (least recently used out first) of values tagged with the generation they were computed at. */
 export class GenerationCache<V> {
-  private readonly entries = new Map<string, { generation: number; value: V }>();
+  private readonly entries = new Map<string, { generation: number; value: V; ghostIds?: readonly number[] }>();
 
   constructor(
     private readonly changes: ChangeGeneration,
     private readonly maxEntries = 50_000,
-  ) {}
+  ) {
+    changes.onGhostChange((ghostId) => {
+      for (const [key, entry] of this.entries) if (entry.ghostIds?.includes(ghostId)) this.entries.delete(key);
+    });
+  }
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
@@ -71,11 +99,16 @@ export class GenerationCache<V> {
     return entry.value;
   }
 
-  /** `generation` is the one read before the value was computed. */
-  set(key: string, value: V, generation: number): void {
+  /**
+   * `generation` is the one read before the value was computed. A value computed from ghosts
+   * names them (`ghosts`): it is kept only if no ghost changed meanwhile, and dropped when one of
+   * them changes; a value without `ghosts` does not depend on any ghost.
+   */
+  set(key: string, value: V, generation: number, ghosts?: GhostDependencies): void {
     if (this.maxEntries === 0 || !this.changes.isCurrent(generation)) return;
+    if (ghosts && ghosts.ghostChangesSeen !== this.changes.ghostChangesSeen()) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { generation, value });
+    this.entries.set(key, { generation, value, ghostIds: ghosts?.ghostIds });
   }
 }

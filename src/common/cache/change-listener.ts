@@ -20,6 +20,8 @@ export const HEARTBEAT_EVERY_MS = 1_000;
 /** Caches serve nothing while the last heartbeat heard is older than this. */
 export const HEARTBEAT_MAX_AGE_MS = 2_000;
 const HEARTBEAT_PREFIX = 'heartbeat:';
+/** `ghost:<id>`: only that ghost's row changed (migration NarrowChangeNotifications). */
+const GHOST_PREFIX = 'ghost:';
 const RETRY_MS = 1_000;
 
 @Injectable()
@@ -114,6 +116,12 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private heard(client: Client, payload: string): void {
+    if (payload.startsWith(GHOST_PREFIX)) {
+      const ghostId = Number(payload.slice(GHOST_PREFIX.length));
+      if (Number.isSafeInteger(ghostId) && ghostId > 0) this.changes.ghostChanged(ghostId);
+      else this.changes.bump();
+      return;
+    }
     if (!payload.startsWith(HEARTBEAT_PREFIX)) {
       this.changes.bump();
       return;
