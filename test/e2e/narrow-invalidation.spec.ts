@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { LISTENER_APPLICATION_NAME } from '../../src/common/cache/change-listener';
+import { countingQueries } from '../support/app-queries';
 import { Scenario } from '../support/scenario';
 import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
@@ -23,19 +22,11 @@ describe('writes that cannot change a cached resolution do not drop it', () => {
 
   /** The task's skills, and whether answering them took any statement (false: from the cache). */
   async function read(taskId: number): Promise<{ skills: string[]; queried: boolean }> {
-    const spy = jest.spyOn(Client.prototype, 'query');
-    try {
-      const res = await t.http.get(`/api/tasks/${taskId}/skills`).set(as(alice.key));
-      expect(res.status).toBe(200);
-      const queried = spy.mock.contexts.some(
-        (c) =>
-          (c as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name !==
-          LISTENER_APPLICATION_NAME,
-      );
-      return { skills: res.body.skills, queried };
-    } finally {
-      spy.mockRestore();
-    }
+    const { result: res, queries } = await countingQueries(() =>
+      t.http.get(`/api/tasks/${taskId}/skills`).set(as(alice.key)),
+    );
+    expect(res.status).toBe(200);
+    return { skills: res.body.skills, queried: queries > 0 };
   }
 
   it('keeps it across a new task and another ghost, drops it for its own ghost and for anything else', async () => {

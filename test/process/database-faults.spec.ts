@@ -15,6 +15,7 @@ import { LISTENER_APPLICATION_NAME } from '../../src/common/cache/change-listene
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { loadConfig } from '../../src/config/app-config';
 import { boundedPoolOptions } from '../../src/database/database-limits';
+import { countingQueries } from '../support/app-queries';
 import { isServerMode } from '../support/database';
 import { clusterUnavailable, PgCluster, startPgCluster } from '../support/pg-cluster';
 import { ADMIN_KEY, as, expectError } from '../support/test-app';
@@ -289,17 +290,9 @@ suite(`database faults on a cluster of the test's own${skipReason ? ` (skipped: 
 
     /** Whether GET /users/me as `key` is answered without a query of the pool: from the credential cache. */
     async function servedFromCache(key: string): Promise<boolean> {
-      const queries = jest.spyOn(Client.prototype, 'query');
-      try {
-        expect((await t.http.get('/api/users/me').set(as(key))).status).toBe(200);
-        return queries.mock.contexts.every(
-          (c) =>
-            (c as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name ===
-            LISTENER_APPLICATION_NAME,
-        );
-      } finally {
-        queries.mockRestore();
-      }
+      const { result: res, queries } = await countingQueries(() => t.http.get('/api/users/me').set(as(key)));
+      expect(res.status).toBe(200);
+      return queries === 0;
     }
 
     it('a key revoked behind the app while its listener is paused is refused within 2 s, and caches come back', async () => {
