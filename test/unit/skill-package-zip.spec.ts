@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { PackageLimits } from '../../src/config/app-config';
 import { PackageInspection, ProblemCode, inspectPackage } from '../../src/skills/package/inspect-package';
-import { listZip } from '../../src/skills/package/zip-reader';
+import { listZip, outputChunk } from '../../src/skills/package/zip-reader';
 import { hostileZips } from '../support/hostile-zips';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
 import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
@@ -375,5 +375,18 @@ describe('the stored zip', () => {
     expect(again.files).toEqual(first.files);
     expect(again.revision).toBe(first.revision);
     expect(again.canonical!.equals(first.canonical!)).toBe(true);
+  });
+});
+
+describe('the inflate output chunk', () => {
+  const MIB = 1024 * 1024;
+  it.each<[string, number, number, number]>([
+    ['a truthful entry inflates into one buffer', MIB, 10 * MIB, MIB + 1],
+    ['an empty entry gets zlib smallest chunk', 0, 10 * MIB, 64],
+    ['a header claiming more than the allowance gets the allowance', 4 * 1024 * MIB, 2 * MIB, 2 * MIB + 1],
+    ['a large truthful entry is not allocated whole up front', 9 * MIB, 10 * MIB, 8 * MIB + 1],
+    ['no allowance left', 1000, 0, 64],
+  ])('%s', (_, declared, limit, chunk) => {
+    expect(outputChunk(declared, limit)).toBe(chunk);
   });
 });

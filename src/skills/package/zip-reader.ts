@@ -479,6 +479,20 @@ export type ReadResult =
   /** `stop` when a limit was passed: no further entry should be read. */
   | { ok: false; problem: Problem; stop: boolean };
 
+/** zlib's smallest output chunk, and the largest one allocated before any output exists. */
+const MIN_CHUNK = 64;
+const MAX_FIRST_CHUNK = 8 * 1024 * 1024;
+
+/**
+ * The output chunk for an entry that declares `declared` bytes: one more than it declares, so a
+ * truthful entry inflates into a single buffer (zlib's default 16 KiB chunks cost about three times
+ * as long for a 1 MiB file, in copies), never more than the allowance or MAX_FIRST_CHUNK up front,
+ * whatever a header claims.
+ */
+export function outputChunk(declared: number, limit: number): number {
+  return Math.max(MIN_CHUNK, Math.min(declared, limit, MAX_FIRST_CHUNK) + 1);
+}
+
 /**
  * Inflates one entry, never past its allowance (`cap` lowers it further, e.g. for SKILL.md), and
  * checks what came out against the headers: the size, the CRC-32, and that the deflate stream
@@ -506,7 +520,11 @@ export function readEntry(
       return { ok: false, problem: capped ? cap.problem() : budget.overrun(entry), stop: !capped };
   } else {
     try {
-      const result = inflateRawSync(raw, { maxOutputLength: Math.max(1, limit), info: true }) as unknown as {
+      const result = inflateRawSync(raw, {
+        maxOutputLength: Math.max(1, limit),
+        chunkSize: outputChunk(entry.declaredSize, limit),
+        info: true,
+      }) as unknown as {
         buffer: Buffer;
         engine: { bytesWritten: number };
       };
