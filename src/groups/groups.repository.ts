@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
+import { PreparedStatement, queryPrepared } from '../database/prepared-query';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GroupRole, highestRole, namespaceLineage } from './group-role';
@@ -16,6 +17,14 @@ export interface MemberRow {
   user_name: string;
   role: GroupRole;
 }
+
+/** Every list and search asks it first: prepared once per connection. */
+const READABLE_GROUP_NAMES: PreparedStatement = {
+  name: 'groups_readable_names',
+  text: `SELECT g.name FROM groups g
+          WHERE EXISTS (SELECT 1 FROM group_members m JOIN groups mg ON mg.id = m.group_id
+                         WHERE m.user_id = $1 AND (g.name = mg.name OR g.name LIKE mg.name || '/%'))`,
+};
 
 /** The reads and writes of one group under its row lock (membership changes). */
 export class LockedGroup {
@@ -121,12 +130,7 @@ export class GroupsRepository {
 
   /** Names of the groups where the user has an effective role (a member of `a` reads `a/b`). */
   async readableGroupNames(userId: number): Promise<string[]> {
-    const rows: Array<{ name: string }> = await this.db.query(
-      `SELECT g.name FROM groups g
-        WHERE EXISTS (SELECT 1 FROM group_members m JOIN groups mg ON mg.id = m.group_id
-                       WHERE m.user_id = $1 AND (g.name = mg.name OR g.name LIKE mg.name || '/%'))`,
-      [userId],
-    );
+    const rows = await queryPrepared<{ name: string }>(this.db, READABLE_GROUP_NAMES, [userId]);
     return rows.map((r) => r.name);
   }
 
