@@ -15,7 +15,7 @@ import { BENCH_ADMIN_KEY, startService } from './service';
 const SKILLS = 20;
 const SKILL_BYTES = 1024 * 1024;
 const PARALLEL = 8;
-const COLD_ROUNDS = 5;
+const COLD_ROUNDS = 9;
 const WARM_ROUNDS = 15;
 const CLI = join(__dirname, '..', '..', 'src', 'client', 'cli.js');
 
