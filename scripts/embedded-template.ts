@@ -33,8 +33,7 @@ async function build(target: string): Promise<void> {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'all' });
     await dataSource.destroy();
-    const dump = await embedded.db.dumpDataDir('gzip');
-    writeFileSync(`${target}.tmp`, Buffer.from(await dump.arrayBuffer()));
+    writeFileSync(`${target}.tmp`, await embedded.dump());
     renameSync(`${target}.tmp`, target);
   } finally {
     await embedded.stop();

@@ -1,4 +1,6 @@
-import { createApp } from './app.setup';
+// The app's modules (Nest, TypeORM, Swagger: most of a second) are loaded only after the embedded
+// database's thread has started, so the two overlap; nothing above main() may import them.
+import type * as AppSetup from './app.setup';
 import { AppLogger, maskDatabaseUrl } from './common/logging/app-logger';
 import { AppConfig, configSecrets, ConfigError, loadConfig, readEnvFile } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
@@ -31,11 +33,26 @@ async function main(): Promise<void> {
   bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
+  let stopping = false;
+  const starting = databaseUrl
+    ? undefined
+    : startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        maxConnections: config.dbPoolSize + 4,
+        onFailure: (err) => {
+          if (stopping) return;
+          logger.write('fatal', 'the embedded database stopped; exiting', { error: err.message });
+          process.exit(1);
+        },
+      });
+  // Loaded while the database starts on its own thread.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here on purpose, see the top
+  const { createApp } = require('./app.setup') as typeof AppSetup;
   if (databaseUrl) {
     logger.write('info', 'database: PostgreSQL server', { database_url: maskDatabaseUrl(databaseUrl) });
   } else {
     try {
-      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, maxConnections: config.dbPoolSize + 4 });
+      embedded = await starting!;
     } catch (err) {
       if (err instanceof DataDirLockedError) {
         logger.write('fatal', err.message, { data_dir: err.dataDir, holder_pid: err.holderPid });
@@ -62,7 +79,6 @@ async function main(): Promise<void> {
   });
   await app.listen(config.port, config.host);
 
-  let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;

@@ -1,10 +1,12 @@
 // The embedded PostgreSQL (PGlite) served on a loopback port, so TypeORM and `pg` use it like any
-// server. Used when DATABASE_URL is unset; the data folder is locked while it runs.
+// server. Used when DATABASE_URL is unset; the data folder is locked while it runs. PGlite runs on
+// its own thread (embedded-worker.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { acquireDataDirLock, DataDirLock } from './data-dir-lock';
-import { EmbeddedSocketServer, ProtocolDatabase } from './embedded-socket-server';
+import { Worker } from 'node:worker_threads';
+import type { ProtocolDatabase } from './embedded-socket-server';
 
 /**
  * An initialised, migrated cluster that `npm run build` leaves beside the built code
@@ -25,6 +27,9 @@ export interface EmbeddedPostgres {
   tookOverFromPid?: number;
   /** Whether a new data folder was made from the build's template. */
   fromTemplate: boolean;
+  /** The cluster as PGlite dumps it (a gzipped tar): the build's template. */
+  dump(): Promise<Buffer>;
+  /** Closes the database and its thread, and releases the data folder. */
   stop(): Promise<void>;
 }
 
@@ -36,6 +41,8 @@ export interface EmbeddedOptions {
   port?: number;
   /** Start a new cluster from the build's template when there is one (default true). */
   useTemplate?: boolean;
+  /** Called when the database fails or its thread ends after it started, unless stop() ended it. */
+  onFailure?: (err: Error) => void;
 }
 
 function template(useTemplate: boolean): Buffer | undefined {
@@ -90,7 +97,7 @@ export function unpackTemplate(gzipped: Buffer, dir: string): boolean {
  * template is unpacked into a side folder and renamed in, so a crash midway never leaves a half
  * cluster that a later start would try to open.
  */
-async function openPGlite(
+export async function openPGlite(
   pgdata: string | undefined,
   useTemplate: boolean,
 ): Promise<{ db: EmbeddedDb; fromTemplate: boolean }> {
@@ -123,32 +130,80 @@ async function openPGlite(
   return { db: db as unknown as EmbeddedDb, fromTemplate: fresh && archive !== undefined };
 }
 
-export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres & { db: EmbeddedDb }> {
+/** What the worker is started with. */
+export interface EmbeddedWorkerData {
+  pgdata: string | undefined;
+  useTemplate: boolean;
+  maxConnections: number;
+  port: number;
+}
+
+export type ToWorker = { type: 'dump' } | { type: 'stop' };
+export type FromWorker =
+  | { type: 'ready'; port: number; fromTemplate: boolean }
+  | { type: 'dump'; data: ArrayBuffer }
+  | { type: 'stopped' }
+  | { type: 'failed'; message: string };
+
+const WORKER = join(__dirname, 'embedded-worker.js');
+
+/**
+ * Starts the embedded database on its own thread (embedded-worker.ts) and answers once it serves.
+ * The data folder's lock is taken here, before the thread starts, so a folder in use fails at once.
+ * The thread starts synchronously: a caller that loads its modules before awaiting overlaps the two.
+ */
+export function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   let lock: DataDirLock | undefined;
-  if (options.dataDir) {
-    lock = acquireDataDirLock(options.dataDir);
-  }
   try {
-    const pgdata = options.dataDir ? join(options.dataDir, 'pgdata') : undefined;
-    const { db, fromTemplate } = await openPGlite(pgdata, options.useTemplate ?? true);
-    const server = new EmbeddedSocketServer(db, options.maxConnections);
-    const port = await server.listen('127.0.0.1', options.port ?? 0);
-    return {
-      db,
-      url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-      tookOverFromPid: lock?.tookOverFromPid,
-      fromTemplate,
-      stop: async () => {
-        try {
-          await server.close();
-          await db.close();
-        } finally {
-          lock?.release();
-        }
-      },
-    };
+    if (options.dataDir) lock = acquireDataDirLock(options.dataDir);
   } catch (err) {
-    lock?.release();
-    throw err;
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
+  const data: EmbeddedWorkerData = {
+    pgdata: options.dataDir ? join(options.dataDir, 'pgdata') : undefined,
+    useTemplate: options.useTemplate ?? true,
+    maxConnections: options.maxConnections,
+    port: options.port ?? 0,
+  };
+  const worker = new Worker(WORKER, { workerData: data });
+  let stopping = false;
+  let dumped: ((data: Buffer) => void) | undefined;
+  let failed: (err: Error) => void = () => undefined;
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  void exited.then(() => lock?.release());
+  return new Promise<EmbeddedPostgres>((resolve, reject) => {
+    failed = reject;
+    worker.once('error', (err) => failed(err));
+    void exited.then((code) => failed(new Error(`the embedded database stopped (thread exit ${code})`)));
+    worker.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'ready':
+          failed = (err) => options.onFailure?.(err);
+          return resolve({
+            url: `postgresql://postgres@127.0.0.1:${message.port}/postgres`,
+            tookOverFromPid: lock?.tookOverFromPid,
+            fromTemplate: message.fromTemplate,
+            dump: () =>
+              new Promise<Buffer>((done) => {
+                dumped = done;
+                worker.postMessage({ type: 'dump' } satisfies ToWorker);
+              }),
+            stop: async () => {
+              if (!stopping) {
+                stopping = true;
+                failed = () => undefined;
+                worker.postMessage({ type: 'stop' } satisfies ToWorker);
+              }
+              await exited;
+            },
+          });
+        case 'dump':
+          return dumped?.(Buffer.from(message.data));
+        case 'failed':
+          return failed(new Error(`the embedded database failed: ${message.message}`));
+        case 'stopped':
+          return undefined;
+      }
+    });
+  });
 }

@@ -59,6 +59,19 @@ describe('the service on its embedded database (real processes)', () => {
     expect(await again.stop('SIGTERM')).toBe(0);
   });
 
+  it('stops with a fatal line when the cluster cannot be opened, leaving the folder unlocked', async () => {
+    const first = startService({ DATA_DIR: dataDir });
+    await first.ready;
+    expect(await first.stop('SIGTERM')).toBe(0);
+    // A cluster of another major version: PGlite refuses to open it on its thread.
+    writeFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), '9\n');
+    const broken = startService({ DATA_DIR: dataDir });
+    expect(await broken.exited).toBe(1);
+    const fatal = broken.lines.find((l) => l.includes('"level":"fatal"'));
+    expect(fatal).toContain('the embedded database failed');
+    expect(existsSync(join(dataDir, 'skill-resolver.lock'))).toBe(false);
+  });
+
   it('refuses a second process on a folder in use, naming the folder and the holder', async () => {
     const first = startService({ DATA_DIR: dataDir });
     await first.ready;
