@@ -3,7 +3,8 @@
 // spend more time being parsed and planned than executed). Inside a transaction the caller's
 // manager runs them as plain statements, so they see its uncommitted rows.
 import { DataSource, EntityManager } from 'typeorm';
-import type { Pool, QueryResultRow } from 'pg';
+import { escapeLiteral } from 'pg';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
 
 export interface PreparedStatement {
   /** Unique per text: a connection keeps the first text it prepared under a name. */
@@ -20,4 +21,43 @@ export async function queryPrepared<R extends QueryResultRow>(
   if (manager !== db.manager) return manager.query<R[]>(statement.text, values);
   const pool = (db.driver as unknown as { master: Pool }).master;
   return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
+}
+
+/** `value` as an SQL literal: NULL, a finite number, TRUE or FALSE, a string escaped by `pg`, or an array of them. */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error('An SQL literal needs a finite number');
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'string') return escapeLiteral(value);
+  if (Array.isArray(value)) return value.length === 0 ? "'{}'" : `ARRAY[${value.map(sqlLiteral).join(', ')}]`;
+  throw new Error(`No SQL literal for a value of type ${typeof value}`);
+}
+
+/**
+ * Runs one statement under planner settings that hold for it alone, in one round trip: a simple
+ * query `SET LOCAL ...; <statement>`, which PostgreSQL runs as one implicit transaction (an error
+ * rolls it back, nothing stays set). A simple query takes no parameters, so each `$n` of `text`
+ * becomes the literal of `values[n - 1]` (sqlLiteral). Every placeholder of `text` must stand
+ * where a literal may, with a cast wherever an empty array may come (`'{}'` takes its type from it).
+ * On PGlite, served to many clients as one session, the statement and its settings stay one batch.
+ */
+export async function queryWithLocalSettings<R extends QueryResultRow>(
+  db: DataSource,
+  settings: string[],
+  text: string,
+  values: unknown[],
+): Promise<R[]> {
+  const statement = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index >= values.length) throw new Error(`No value for $${n}`);
+    return sqlLiteral(values[index]);
+  });
+  const pool = (db.driver as unknown as { master: Pool }).master;
+  const results = (await pool.query([...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'))) as unknown as
+    | QueryResult<R>
+    | Array<QueryResult<R>>;
+  return Array.isArray(results) ? results[results.length - 1].rows : results.rows;
 }
