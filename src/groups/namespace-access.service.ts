@@ -1,13 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
 import { DomainError } from '../common/errors/domain-error';
 import { DEFAULT_NAMESPACE, GroupRole } from './group-role';
 import { GroupsRepository } from './groups.repository';
 import { Actor, canChange, canCreate, canRead, Scoped } from './scope-access';
 
+const READABLE_GROUPS_ENTRIES = 10_000;
+
 /** Roles in namespaces, for every feature that checks access to a group's things. */
 @Injectable()
 export class NamespaceAccess {
-  constructor(private readonly groups: GroupsRepository) {}
+  /**
+   * Each user's readable groups, asked before every list and search, until the next change (a
+   * membership, a group: every such write moves the generation, here or on another replica).
+   */
+  private readonly readable: GenerationCache<string[]>;
+
+  constructor(
+    private readonly groups: GroupsRepository,
+    private readonly changes: ChangeGeneration,
+  ) {
+    this.readable = new GenerationCache(changes, READABLE_GROUPS_ENTRIES);
+  }
 
   /** The effective role in a group namespace; null in `default` or without a role. */
   roleIn(userId: number, namespace: string): Promise<GroupRole | null> {
@@ -17,7 +31,14 @@ export class NamespaceAccess {
 
   /** The group namespaces whose things `actor` may read; `all` for admins. */
   async readableGroups(actor: Actor): Promise<string[] | 'all'> {
-    return actor.isAdmin ? 'all' : this.groups.readableGroupNames(actor.userId);
+    if (actor.isAdmin) return 'all';
+    const key = String(actor.userId);
+    const cached = this.readable.get(key);
+    if (cached) return cached;
+    const generation = this.changes.current();
+    const names = Object.freeze(await this.groups.readableGroupNames(actor.userId)) as string[];
+    this.readable.set(key, names, generation);
+    return names;
   }
 
   /** Throws 404 unless `actor` may read `thing`; returns the actor's role in its namespace. */

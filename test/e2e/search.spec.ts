@@ -141,6 +141,11 @@ describe('skill search', () => {
     t.changed();
     expect((await search(alice, { q: 'pdf tools' })).map((h) => h.skill_id)).toContain(vault.id);
     expect((await search(alice, { q: 'pdf' })).map((h) => h.skill_id)).not.toContain(bobs.id);
+    // Out of the group again: the next search, at once, no longer shows its skill.
+    expect((await t.http.delete(`/api/groups/${vaultId}/members/${alice.id}`).set(as(bob.key))).status).toBe(204);
+    expect((await search(alice, { q: 'pdf tools', limit: 50, min_score: 0 })).map((h) => h.skill_id)).not.toContain(
+      vault.id,
+    );
   });
 
   it('orders ties by name, then personal, group, public, then id', async () => {
