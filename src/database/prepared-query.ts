@@ -57,7 +57,6 @@ export async function queryWithLocalSettings<R extends QueryResultRow>(
   });
   const pool = (db.driver as unknown as { master: Pool }).master;
   const results = (await pool.query([...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'))) as unknown as
-    | QueryResult<R>
-    | Array<QueryResult<R>>;
+    QueryResult<R> | Array<QueryResult<R>>;
   return Array.isArray(results) ? results[results.length - 1].rows : results.rows;
 }

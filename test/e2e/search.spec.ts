@@ -261,7 +261,7 @@ describe('skill search', () => {
     const hostile = [
       "o'brien",
       "'; DROP TABLE skills; --",
-      'back\\slash \\\' quote',
+      "back\\slash \\' quote",
       '$1 $$ dollar',
       'line\nbreak\ttab',
       'ünïcødé ✓',
@@ -295,7 +295,8 @@ describe('skill search', () => {
         try {
           // With a few dozen rows a sequential scan is cheaper; this asks what the indexes can serve,
           // under the settings the service runs the statement with.
-          for (const setting of ['enable_seqscan = off', ...SEARCH_PLANNER_SETTINGS]) await c.query(`SET LOCAL ${setting}`);
+          for (const setting of ['enable_seqscan = off', ...SEARCH_PLANNER_SETTINGS])
+            await c.query(`SET LOCAL ${setting}`);
           const rows = (await c.query(`EXPLAIN ${sql}`, parameters)).rows as Array<{ 'QUERY PLAN': string }>;
           return rows.map((r) => r['QUERY PLAN']).join('\n');
         } finally {
