@@ -33,14 +33,13 @@ async function main(): Promise<void> {
   bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
-  let stopping = false;
   const starting = databaseUrl
     ? undefined
     : startEmbeddedPostgres({
         dataDir: config.dataDir,
         maxConnections: config.dbPoolSize + 4,
+        // Not called once stop() has begun.
         onFailure: (err) => {
-          if (stopping) return;
           logger.write('fatal', 'the embedded database stopped; exiting', { error: err.message });
           process.exit(1);
         },
@@ -79,6 +78,7 @@ async function main(): Promise<void> {
   });
   await app.listen(config.port, config.host);
 
+  let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;

@@ -167,7 +167,7 @@ export function startEmbeddedPostgres(options: EmbeddedOptions): Promise<Embedde
   };
   const worker = new Worker(WORKER, { workerData: data });
   let stopping = false;
-  let dumped: ((data: Buffer) => void) | undefined;
+  let dumping: { resolve: (data: Buffer) => void; reject: (err: Error) => void } | undefined;
   let failed: (err: Error) => void = () => undefined;
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   void exited.then(() => lock?.release());
@@ -184,8 +184,8 @@ export function startEmbeddedPostgres(options: EmbeddedOptions): Promise<Embedde
             tookOverFromPid: lock?.tookOverFromPid,
             fromTemplate: message.fromTemplate,
             dump: () =>
-              new Promise<Buffer>((done) => {
-                dumped = done;
+              new Promise<Buffer>((resolve, reject) => {
+                dumping = { resolve, reject };
                 worker.postMessage({ type: 'dump' } satisfies ToWorker);
               }),
             stop: async () => {
@@ -198,9 +198,17 @@ export function startEmbeddedPostgres(options: EmbeddedOptions): Promise<Embedde
             },
           });
         case 'dump':
-          return dumped?.(Buffer.from(message.data));
-        case 'failed':
-          return failed(new Error(`the embedded database failed: ${message.message}`));
+          dumping?.resolve(Buffer.from(message.data));
+          dumping = undefined;
+          return undefined;
+        case 'failed': {
+          const err = new Error(`the embedded database failed: ${message.message}`);
+          // A dump that failed fails the dump; anything else fails the database.
+          if (dumping) dumping.reject(err);
+          else failed(err);
+          dumping = undefined;
+          return undefined;
+        }
         case 'stopped':
           return undefined;
       }

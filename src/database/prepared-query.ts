@@ -1,10 +1,16 @@
-// Statements the hot paths run on every request, prepared once per connection under a fixed name:
-// PostgreSQL then parses and plans them once instead of on every call (the resolution statements
-// spend more time being parsed and planned than executed). Inside a transaction the caller's
-// manager runs them as plain statements, so they see its uncommitted rows.
+// Statements run on the pool directly, past TypeORM: the hot paths' statements, prepared once per
+// connection under a fixed name, so PostgreSQL parses and plans them once instead of on every call
+// (the resolution statements spend more time being parsed and planned than executed; inside a
+// transaction the caller's manager runs them as plain statements, so they see its uncommitted
+// rows); and a statement with planner settings of its own (queryWithLocalSettings).
 import { DataSource, EntityManager } from 'typeorm';
 import { escapeLiteral } from 'pg';
 import type { Pool, QueryResult, QueryResultRow } from 'pg';
+
+/** The `pg` pool behind the data source (TypeORM's postgres driver keeps it as `master`). */
+function poolOf(db: DataSource): Pool {
+  return (db.driver as unknown as { master: Pool }).master;
+}
 
 export interface PreparedStatement {
   /** Unique per text: a connection keeps the first text it prepared under a name. */
@@ -19,8 +25,7 @@ export async function queryPrepared<R extends QueryResultRow>(
   manager: EntityManager = db.manager,
 ): Promise<R[]> {
   if (manager !== db.manager) return manager.query<R[]>(statement.text, values);
-  const pool = (db.driver as unknown as { master: Pool }).master;
-  return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
+  return (await poolOf(db).query<R>({ name: statement.name, text: statement.text, values })).rows;
 }
 
 /** `value` as an SQL literal: NULL, a finite number, TRUE or FALSE, a string escaped by `pg`, or an array of them. */
@@ -55,8 +60,8 @@ export async function queryWithLocalSettings<R extends QueryResultRow>(
     if (index >= values.length) throw new Error(`No value for $${n}`);
     return sqlLiteral(values[index]);
   });
-  const pool = (db.driver as unknown as { master: Pool }).master;
-  const results = (await pool.query([...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'))) as unknown as
-    QueryResult<R> | Array<QueryResult<R>>;
+  const results = (await poolOf(db).query(
+    [...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'),
+  )) as unknown as QueryResult<R> | Array<QueryResult<R>>;
   return Array.isArray(results) ? results[results.length - 1].rows : results.rows;
 }
