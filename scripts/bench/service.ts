@@ -1,6 +1,6 @@
 // Runs the built service as production does (`node dist/src/main.js`), against one database.
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const BENCH_ADMIN_KEY = 'srk_bench_admin_key_0123456789abcdef';
@@ -75,15 +75,31 @@ async function waitUntilLive(baseUrl: string, child: ChildProcess): Promise<void
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} while booting`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health/live`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet (migrations run before it listens)
+    // A refused TCP connect costs this process next to nothing; a refused fetch costs far more, on
+    // the cores the service boots on. So the port is knocked on until it accepts, then asked.
+    if (await accepts(baseUrl)) {
+      try {
+        const res = await fetch(`${baseUrl}/api/health/live`);
+        if (res.ok) return;
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`the service did not answer within ${BOOT_TIMEOUT_MS / 1000} s`);
+}
+
+function accepts(baseUrl: string): Promise<boolean> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

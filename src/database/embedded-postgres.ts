@@ -1,7 +1,18 @@
 // The embedded PostgreSQL (PGlite) served on a loopback port, so TypeORM and `pg` use it like any
 // server. Used when DATABASE_URL is unset; the data folder is locked while it runs. PGlite runs on
 // its own thread (embedded-worker.ts).
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { acquireDataDirLock, DataDirLock } from './data-dir-lock';
@@ -86,10 +97,35 @@ export function unpackTemplate(gzipped: Buffer, dir: string): boolean {
     if (e.directory) mkdirSync(e.path, { recursive: true, mode: 0o700 });
     else {
       mkdirSync(dirname(e.path), { recursive: true, mode: 0o700 });
-      writeFileSync(e.path, e.data, { mode: 0o600 });
+      writeSparse(e.path, e.data);
     }
   }
   return true;
+}
+
+const ZERO_PAGE = Buffer.alloc(8192);
+
+/** How many bytes of `data` are left once its trailing zero pages are cut off (files of whole 8 KiB pages only). */
+export function withoutZeroTail(data: Buffer): number {
+  if (data.length % ZERO_PAGE.length !== 0) return data.length;
+  let end = data.length;
+  while (end > 0 && data.subarray(end - ZERO_PAGE.length, end).equals(ZERO_PAGE)) end -= ZERO_PAGE.length;
+  return end;
+}
+
+/**
+ * Writes `data`, its trailing zero pages as a hole: the cluster's write-ahead log segment is 16 MiB
+ * of which a few pages are written, and reading a hole gives the same zeros.
+ */
+function writeSparse(path: string, data: Buffer): void {
+  const end = withoutZeroTail(data);
+  const fd = openSync(path, 'w', 0o600);
+  try {
+    for (let at = 0; at < end;) at += writeSync(fd, data, at, end - at);
+    if (end < data.length) ftruncateSync(fd, data.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

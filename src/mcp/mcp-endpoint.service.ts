@@ -1,7 +1,6 @@
 // Streamable HTTP, stateless (CONTRACT §9.1): every POST gets its own server and transport, built
 // for the caller the global guard authenticated, and both are closed with the response.
 import { Injectable } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import { McpTools } from './mcp-tools.service';
@@ -12,8 +11,7 @@ export class McpEndpoint {
 
   /** One JSON-RPC message (already parsed by the global JSON body parser), answered as JSON. */
   async handle(principal: Principal, req: Request, res: Response): Promise<void> {
-    const server = this.tools.server(principal, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const { server, transport } = this.tools.open(principal, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
     res.on('close', () => void server.close());
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);

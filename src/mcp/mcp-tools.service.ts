@@ -1,142 +1,19 @@
-// The MCP tools of CONTRACT §9.1, each a thin adapter over the service its HTTP route uses: the
-// same access checks, the same answer (as structuredContent), the same errors (as isError results).
-import { isUtf8 } from 'node:buffer';
-import type { Readable } from 'node:stream';
-import { Injectable, ValidationPipe } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+// The MCP tools as the app injects them. Their module (src/mcp/mcp-server.ts) and the SDK behind
+// it (zod, Ajv, JSON Schema conversion: about 0.4 s of module loading, a fifth of a boot) are
+// loaded on the first MCP request, not at boot.
+import { Injectable } from '@nestjs/common';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Principal } from '../auth/principal';
-import { createValidationPipe } from '../common/http/validation.pipe';
 import { AppLogger } from '../common/logging/app-logger';
-import { ToolCheckBody } from '../resolution/dto/tool-policy.dto';
-import { toTaskSkillsDto } from '../resolution/resolution.mapper';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
 import { TaskToolPolicyService } from '../resolution/task-tool-policy.service';
-import { VersionQuery } from '../skills/dto/skill.dto';
-import {
-  CHECK_TOOLS_INPUT,
-  FILE_INPUT,
-  FIND_INPUT,
-  listedAs,
-  MANIFEST_INPUT,
-  parseInput,
-  TASK_SKILLS_INPUT,
-} from './mcp-input';
-import { errorResult, toolError, toolResult } from './mcp-results';
-import { McpSources, OpenedSkillFile } from './mcp-sources';
-import { manifestText, searchText, taskSkillsText, toolCheckText } from './mcp-text';
-
-export const MCP_SERVER_NAME = 'skill-resolver';
-export const MCP_SERVER_VERSION = '1';
-/** read_skill_file returns files up to this size as text (CONTRACT §9.1). */
-export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
-
-/** Every tool only reads: clients may call them without asking. */
-const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-
-const INSTRUCTIONS =
-  'The skills of this agent platform. For a task: get_task_skills gives its skills as exact refs; ' +
-  'get_skill_manifest reads one (its SKILL.md, files and tool policy); read_skill_file reads a file it lists; ' +
-  'check_tools says which tools the active skills allow, before you call one. ' +
-  'find_skills (API keys only) searches the skills you may read by what they do.';
-
-interface ToolSpec<S extends z.ZodObject> {
-  name: string;
-  title: string;
-  description: string;
-  input: S;
-  listed: z.ZodObject;
-}
-
-function spec<S extends z.ZodObject>(name: string, title: string, description: string, input: S): ToolSpec<S> {
-  return { name, title, description, input, listed: listedAs(input) };
-}
-
-const GET_TASK_SKILLS = spec(
-  'get_task_skills',
-  "A task's skills",
-  "Resolve a task's skills into exact refs. Call it first when you work on a task. Returns skills (every name), " +
-    'preload_skills (names to load at the start), skill_refs and preload_skill_refs (for each name: skill_id, ' +
-    'version, content_hash, scope, allowed_tools, requires), unresolved (names that resolve to nothing, with a ' +
-    'reason) and the fingerprint of the answer. Read a skill next with get_skill_manifest.',
-  TASK_SKILLS_INPUT,
-);
-
-const GET_SKILL_MANIFEST = spec(
-  'get_skill_manifest',
-  "A skill version's manifest",
-  'Read one version of a skill to activate it: its name, scope, version and content_hash, its files (path, size, ' +
-    'sha256, mode), its frontmatter (description, metadata), its tool policy (allowed_tools, requires) and, where ' +
-    'the service serves it, the text of SKILL.md (skill_md). Use the skill_id and version from get_task_skills or ' +
-    'find_skills; then read the files SKILL.md refers to with read_skill_file.',
-  MANIFEST_INPUT,
-);
-
-const READ_SKILL_FILE = spec(
-  'read_skill_file',
-  'One file of a skill',
-  'Read one file of a skill version as text: references, scripts, templates (UTF-8 text up to 1 MiB). Use a path ' +
-    "exactly as the manifest's files list it. Returns {skill_id, version, path, size, sha256, content_type, text}. " +
-    'A binary or larger file is refused (code FILE_NOT_TEXT) with the URL to download it over HTTP.',
-  FILE_INPUT,
-);
-
-const CHECK_TOOLS = spec(
-  'check_tools',
-  'Tools the active skills allow',
-  "Check which tools the task's active skills allow before you use one: a tool is visible only when every active " +
-    'skill that restricts tools allows it. skills: the active skills (default: the preload skills); tools: the ' +
-    'tools you have; call: {tool, command?} to check one call. Returns skills, visible_tools (null when nothing ' +
-    'restricts), requires (bins and env the skills need) and, with call, {allowed, code, denied_by}.',
-  CHECK_TOOLS_INPUT,
-);
-
-const FIND_SKILLS = spec(
-  'find_skills',
-  'Search skills',
-  'Search the skills you may read by what they do, when the task needs a capability none of its skills has. ' +
-    'Returns {items: [{skill_id, name, description, namespace, is_public, version, content_hash, allowed_tools, ' +
-    'score}], query}, best first (score 0-1; a name match ranks above a description match above a SKILL.md match). ' +
-    'Read a hit with get_skill_manifest.',
-  FIND_INPUT,
-);
-
-/** A manifest path as the single-file route takes it: each segment percent-encoded, slashes kept. */
-function filePathUrl(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
-/** The stream's bytes, or null (and the stream destroyed) past `max`. */
-async function readAtMost(stream: Readable, max: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    total += bytes.length;
-    if (total > max) {
-      stream.destroy();
-      return null;
-    }
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks);
-}
+import type * as McpServerModule from './mcp-server';
+import { McpSources } from './mcp-sources';
 
 @Injectable()
 export class McpTools {
-  private readonly pipe: ValidationPipe = createValidationPipe();
-  /**
-   * Validates what a client answers to server requests (elicitation), which these tools never
-   * send. Each server would build its own Ajv instance, half the cost of a request: one is shared.
-   */
-  private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
+  private loaded?: McpServerModule.McpToolServer;
 
   constructor(
     private readonly resolution: TaskResolutionService,
@@ -146,81 +23,21 @@ export class McpTools {
   ) {}
 
   /**
-   * A server offering what `principal` may use: a task token never gets find_skills (users only,
-   * CONTRACT §8.1). `origin` (scheme and host of the request) builds download URLs.
+   * A server offering what `principal` may use, and a transport for one request. `origin` (scheme
+   * and host of the request) builds download URLs.
    */
-  server(principal: Principal, origin: string): McpServer {
-    const server = new McpServer(
-      { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator },
-    );
-    const add = <S extends z.ZodObject>(
-      tool: ToolSpec<S>,
-      run: (args: z.output<S>) => Promise<CallToolResult>,
-    ): void => {
-      server.registerTool(
-        tool.name,
-        { title: tool.title, description: tool.description, inputSchema: tool.listed, annotations: READ_ONLY },
-        async (args: unknown) => {
-          try {
-            return await run(parseInput(tool.input, args));
-          } catch (err) {
-            return errorResult(err, this.logger, tool.name);
-          }
-        },
-      );
-    };
-    const { search, files, manifests } = this.sources;
-
-    if (principal.kind === 'user') {
-      add(FIND_SKILLS, async ({ query, limit, min_score }) => {
-        const answer = await search.search(principal, { q: query, limit, min_score });
-        return toolResult(answer, searchText(answer));
-      });
-    }
-    add(GET_TASK_SKILLS, async ({ task_id }) => {
-      const answer = toTaskSkillsDto(await this.resolution.resolve(principal, task_id));
-      return toolResult(answer, taskSkillsText(answer));
-    });
-    add(GET_SKILL_MANIFEST, async ({ skill_id, version }) => {
-      await this.validated(VersionQuery, { version }, 'query');
-      const manifest = await manifests.manifest(principal, skill_id, version);
-      return toolResult(manifest, manifestText(manifest));
-    });
-    add(READ_SKILL_FILE, async ({ skill_id, path, version }) => {
-      await this.validated(VersionQuery, { version }, 'query');
-      return this.fileResult(await files.open(principal, skill_id, path, version), origin);
-    });
-    add(CHECK_TOOLS, async ({ task_id, ...body }) => {
-      const checked = await this.validated(ToolCheckBody, body, 'body');
-      const answer = await this.policy.toolCheck(principal, task_id, checked);
-      return toolResult(answer, toolCheckText(answer));
-    });
-    return server;
+  open(principal: Principal, origin: string): { server: McpServer; transport: StreamableHTTPServerTransport } {
+    const tools = this.tools();
+    return { server: tools.server(principal, origin), transport: tools.transport() };
   }
 
-  /** The HTTP route's DTO rules, through the global pipe (VALIDATION_FAILED listing every problem). */
-  private async validated<T>(metatype: new () => T, value: object, type: 'body' | 'query'): Promise<T> {
-    return (await this.pipe.transform(value, { type, metatype })) as T;
-  }
-
-  /** UTF-8 text up to 1 MiB as text; anything else refused, naming the single-file URL. */
-  private async fileResult(file: OpenedSkillFile, origin: string): Promise<CallToolResult> {
-    const url = `${origin}/api/skills/${file.skill_id}/files/${filePathUrl(file.path)}?version=${file.version}`;
-    const refuse = (why: string): CallToolResult =>
-      toolError({
-        code: 'FILE_NOT_TEXT',
-        message: `${file.path} ${why}: download it from ${url} with the same Authorization header`,
-      });
-    if (file.size > MAX_TEXT_FILE_BYTES) {
-      file.stream.destroy();
-      return refuse(`is ${file.size} bytes, over the 1 MiB read_skill_file returns as text`);
+  private tools(): McpServerModule.McpToolServer {
+    if (!this.loaded) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use on purpose, see the top
+      const { McpToolServer } = require('./mcp-server') as typeof McpServerModule;
+      const { resolution, policy, sources, logger } = this;
+      this.loaded = new McpToolServer({ resolution, policy, sources, logger });
     }
-    const bytes = await readAtMost(file.stream, MAX_TEXT_FILE_BYTES);
-    if (bytes === null) return refuse('is over the 1 MiB read_skill_file returns as text');
-    if (!isUtf8(bytes) || bytes.includes(0)) return refuse(`is not UTF-8 text (${file.content_type})`);
-    const text = bytes.toString('utf8');
-    const { skill_id, version, path, size, sha256, content_type } = file;
-    return toolResult({ skill_id, version, path, size, sha256, content_type, text }, text);
+    return this.loaded;
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +100,24 @@ describe('the service on its embedded database (real processes)', () => {
       expect.objectContaining({ previous_pid: first.child.pid, data_dir: dataDir }),
     );
     expect(await second.stop()).toBe(0);
+  });
+});
+
+describe("the app's modules at boot", () => {
+  it('leave the MCP SDK (zod, Ajv) to the first MCP request', () => {
+    // A process of its own: this one has loaded whatever the other tests imported.
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(join(__dirname, '..', '..', 'dist', 'src', 'app.setup.js'))});` +
+          'console.log(JSON.stringify(Object.keys(require.cache)))',
+      ],
+      { encoding: 'utf8' },
+    );
+    const files: string[] = JSON.parse(loaded);
+    expect(files.some((f) => f.includes('app.module'))).toBe(true);
+    expect(files.filter((f) => /@modelcontextprotocol|[\\/]zod[\\/]|[\\/]ajv[\\/]|mcp-server/.test(f))).toEqual([]);
   });
 });
 
