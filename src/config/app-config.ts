@@ -49,6 +49,8 @@ export interface AppConfig {
   dbLimits: DatabaseLimits;
   /** Resolutions kept per reader and task until the next change; 0 turns the cache off. */
   resolutionCacheEntries: number;
+  /** Teams whose ghosts' skills are kept until the next change (cold resolutions of their tasks); 0 turns it off. */
+  teamSkillsCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
   /** CONTRACT §11 time and connection limits of the HTTP server. */
@@ -143,6 +145,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       acquireMs: r.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
     },
     resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 2_000, 0, 1_000_000),
+    teamSkillsCacheEntries: r.int('TEAM_SKILLS_CACHE_ENTRIES', 1_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
       // The stored zip has no ZIP64 records, and a PostgreSQL bytea holds at most 1 GiB.

@@ -89,6 +89,11 @@ export class MetricsService {
     this.cacheLookups.inc({ cache: 'resolution', result: hit ? 'hit' : 'miss' });
   }
 
+  /** A lookup of what a team's ghosts reach, by a resolution nobody had cached. */
+  teamSkillsCache(hit: boolean): void {
+    this.cacheLookups.inc({ cache: 'team_skills', result: hit ? 'hit' : 'miss' });
+  }
+
   /** An upload refused because its inspection found these problem codes (each counted once). */
   packageRejected(codes: Iterable<string>): void {
     for (const code of new Set(codes)) this.packagesRejected.inc({ code });

@@ -10,7 +10,8 @@ import { ExecutionRequestBody, ExecutionRequestDto } from './dto/resolution.dto'
 import { toExecutionRequestDto } from './resolution.mapper';
 import { ResolutionFactsRepository } from './resolution-facts.repository';
 import { SelectionValidator } from './selection-validator.service';
-import { reachOf, TaskResolutionService } from './task-resolution.service';
+import { reachOf } from './skill-reach';
+import { TaskResolutionService } from './task-resolution.service';
 
 @Injectable()
 export class ExecutionRequestsService {

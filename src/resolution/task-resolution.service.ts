@@ -1,5 +1,5 @@
-// The one resolver, served: loads a task's facts (two queries after authentication), checks that
-// the caller may read the task, and hands everything to resolveTask.
+// The one resolver, served: loads a task's facts (two queries after authentication, at most),
+// checks that the caller may read the task, and hands everything to resolveTask.
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
@@ -8,51 +8,34 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
-import {
-  effectiveRole,
-  ExplicitSelection,
-  parseTaskSelections,
-  pinnedVersion,
-  plainIdentity,
-  Resolution,
-  resolveTask,
-} from '../resolver';
+import { effectiveRole, plainIdentity, Resolution, resolveTask, SkillFacts } from '../resolver';
 import { canReadTask } from '../tasks/task-access';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository, SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
+import { ResolutionFactsRepository, TaskSelectionFacts } from './resolution-facts.repository';
+import {
+  ghostReach,
+  mergeSkills,
+  Message,
+  reachesNothing,
+  reachFilter,
+  reachKey,
+  taskReach,
+  unionReach,
+} from './skill-reach';
 
-export interface Message {
-  callerUserId: number;
-  selections: ExplicitSelection[];
+export type { Message } from './skill-reach';
+
+/** What a team's ghosts reach, loaded once for every task of the team until the next change. */
+interface TeamSkills {
+  /** reachKey of the ghosts' reach the skills were loaded for. */
+  reach: string;
+  skills: SkillFacts[];
 }
 
-/** Every skill the task's selections may reach: names in their scopes, stored refs by id. */
-export function reachOf(facts: TaskSelectionFacts, message: Message | null): SkillReach {
-  const names: string[] = [];
-  const namespaces: string[] = facts.team ? [facts.team.namespace] : [];
-  const ids: number[] = [];
-  const versions: number[] = [];
-  const explicit = (selections: ExplicitSelection[]): void => {
-    for (const s of selections) {
-      names.push(s.name);
-      namespaces.push(s.namespace);
-      if (s.version !== undefined) versions.push(s.version);
-    }
-  };
-  for (const ghost of facts.ghosts) {
-    names.push(...ghost.skills, ...ghost.preloadSkills);
-    for (const ref of [...Object.values(ghost.skillRefs), ...Object.values(ghost.preloadSkillRefs)]) {
-      ids.push(ref.skill_id);
-      const pinned = pinnedVersion(ref);
-      if (pinned !== undefined) versions.push(pinned);
-    }
-  }
-  if (facts.subscription) explicit(facts.subscription.skillRefs);
-  const selections = parseTaskSelections(facts.task.labels);
-  if (selections.kind === 'refs') explicit(selections.refs);
-  if (selections.kind === 'names') names.push(...selections.names);
-  if (message) explicit(message.selections);
-  return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
+/** When the computation began: what a value computed from it may be cached under. */
+interface Started {
+  generation: number;
+  ghostChangesSeen: number;
 }
 
 /** A fingerprint is valid for one reader of one task: access decides whether it is served at all. */
@@ -68,6 +51,12 @@ export class TaskResolutionService {
    * a ghost drops only the entries of tasks whose team points at it.
    */
   private readonly resolutions: GenerationCache<Resolution>;
+  /**
+   * By team id: the skills its ghosts reach. A task nobody resolved yet then loads only the skills
+   * its own selections name (none at all when it has none). Dropped on every change, as the
+   * resolutions are, and when one of the team's ghosts changes.
+   */
+  private readonly teamSkills: GenerationCache<TeamSkills>;
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -76,6 +65,7 @@ export class TaskResolutionService {
     private readonly metrics: MetricsService,
   ) {
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
+    this.teamSkills = new GenerationCache(changes, config.teamSkillsCacheEntries);
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
@@ -99,10 +89,9 @@ export class TaskResolutionService {
     const cached = cacheable ? this.resolutions.get(key) : undefined;
     if (cacheable) this.metrics.resolutionCache(cached !== undefined);
     if (cached) return cached;
-    const generation = this.changes.current();
-    const ghostChangesSeen = this.changes.ghostChangesSeen();
-    const { resolution, ghostIds } = await this.compute(principal, taskId, message, manager);
-    if (cacheable) this.resolutions.set(key, resolution, generation, { ghostIds, ghostChangesSeen });
+    const started: Started = { generation: this.changes.current(), ghostChangesSeen: this.changes.ghostChangesSeen() };
+    const { resolution, ghostIds } = await this.compute(principal, taskId, message, started, manager);
+    if (cacheable) this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started });
     return resolution;
   }
 
@@ -110,10 +99,11 @@ export class TaskResolutionService {
     principal: Principal,
     taskId: number,
     message: Message | null,
+    started: Started,
     manager?: EntityManager,
   ): Promise<{ resolution: Resolution; ghostIds: number[] }> {
     const facts = await this.readableFacts(principal, taskId, manager);
-    const skills = await this.facts.loadSkills(reachOf(facts, message), manager);
+    const skills = await this.loadSkills(facts, message, started, manager);
     const resolution = resolveTask({
       taskId: facts.task.id,
       taskCreatorUserId: facts.task.ownerUserId,
@@ -127,6 +117,32 @@ export class TaskResolutionService {
       skills,
     });
     return { resolution, ghostIds: facts.ghostIds };
+  }
+
+  /**
+   * Every skill the task's selections may reach. The ghosts' part comes from the team's entry when
+   * it was loaded for the same reach since the last change; inside a transaction (rows perhaps
+   * uncommitted) nothing is read from or kept in it.
+   */
+  private async loadSkills(
+    facts: TaskSelectionFacts,
+    message: Message | null,
+    started: Started,
+    manager?: EntityManager,
+  ): Promise<SkillFacts[]> {
+    const ghosts = ghostReach(facts);
+    const own = taskReach(facts, message);
+    if (manager || !facts.team) return this.facts.loadSkills(unionReach(ghosts, own), manager);
+    const teamKey = String(facts.team.id);
+    const reach = reachKey(ghosts);
+    const cached = this.teamSkills.get(teamKey);
+    const hit = cached?.reach === reach;
+    this.metrics.teamSkillsCache(hit);
+    if (hit) return mergeSkills(cached.skills, reachesNothing(own) ? [] : await this.facts.loadSkills(own));
+    const skills = await this.facts.loadSkills(unionReach(ghosts, own));
+    const team: TeamSkills = { reach, skills: skills.filter(reachFilter(ghosts)) };
+    this.teamSkills.set(teamKey, team, started.generation, { ghostIds: facts.ghostIds, ...started });
+    return skills;
   }
 
   /** The task's facts when the principal may read it: a token only its own task, a user per §2. */

@@ -1,0 +1,123 @@
+import { countingQueries } from '../support/app-queries';
+import { Scenario } from '../support/scenario';
+import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+
+// A task nobody resolved yet, in a team whose ghosts' skills were loaded since the last change,
+// loads only the skills its own selections name. Its answer is the one a full load gives.
+describe("cold resolutions reuse what the team's ghosts reach, until a change", () => {
+  let t: TestApp;
+  let s: Scenario;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    // The resolution cache off: every read below resolves, as a task nobody resolved yet does.
+    t = await startTestApp({ RESOLUTION_CACHE_ENTRIES: '0' });
+    s = new Scenario(t);
+    alice = await createUser(t, 'alice');
+    bob = await createUser(t, 'bob');
+    await s.group(alice, 'ts', [[bob, 'Developer']]);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** The task's answer and the statements it took (the caller's key verified beforehand). */
+  async function read(taskId: number, who: TestUser = alice): Promise<{ body: any; queries: number }> {
+    expect((await t.http.get('/api/users/me').set(as(who.key))).status).toBe(200);
+    const { result: res, queries } = await countingQueries(() =>
+      t.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key)),
+    );
+    expect(res.status).toBe(200);
+    return { body: res.body, queries };
+  }
+
+  /** Any write the team's entry cannot survive: every cache is emptied. */
+  async function unrelatedWrite(tag: string): Promise<void> {
+    const ghost = await s.ghost(alice, { name: `${tag}-spare` });
+    await s.bot(alice, `${tag}-spare-bot`, ghost.id);
+  }
+
+  it('a second task of the team takes one statement less, and answers what a full load answers', async () => {
+    const pdf = await s.skill(alice, 'ts-pdf', 'ts');
+    await s.skill(ADMIN_KEY, 'ts-csv', 'public');
+    await s.newVersion(alice, pdf.id, 'ts-pdf', 'second');
+    const gone = await s.skill(alice, 'ts-gone', 'ts');
+    const { team } = await s.teamWithGhost(alice, 'ts-team', ['ts-pdf', 'ts-csv', 'ts-gone'], ['ts-pdf'], 'ts', {
+      'ts-pdf': { skill_id: pdf.id, version: 1, pinned: true },
+    });
+    expect((await t.http.delete(`/api/skills/${gone.id}?force=true`).set(as(alice.key))).status).toBe(204);
+    // Bob's own ts-csv decides that name for his task (the task's selection is above the ghosts).
+    await s.skill(bob, 'ts-csv');
+    const first = await s.task(alice, { team_id: team.id });
+    const second = await s.task(alice, { team_id: team.id });
+    const own = await s.task(bob, {
+      team_id: team.id,
+      skill_selection: [{ name: 'ts-csv', namespace: 'default', is_public: false }],
+    });
+
+    const a = await read(first.id);
+    const b = await read(second.id);
+    const c = await read(own.id, bob);
+    expect(b.queries).toBe(a.queries - 1);
+    expect(c.queries).toBe(a.queries);
+    expect(b.body.skill_refs['ts-pdf'].version).toBe(1);
+    expect(b.body.skill_refs['ts-pdf'].pinned).toBe(true);
+    expect(c.body.skill_refs['ts-csv'].namespace).toBe('default');
+    expect(c.body.skill_refs['ts-csv'].is_public).toBe(false);
+    expect(c.body.unresolved).toEqual([{ name: 'ts-gone', source: 'ghost', reason: 'DELETED' }]);
+
+    // After a write every entry is gone: the same tasks, loaded in full, answer the same bytes.
+    await unrelatedWrite('ts-1');
+    const bFull = await read(second.id);
+    await unrelatedWrite('ts-2');
+    const cFull = await read(own.id, bob);
+    expect(bFull.queries).toBe(a.queries);
+    expect(cFull.queries).toBe(a.queries);
+    expect(bFull.body).toEqual(b.body);
+    expect(cFull.body).toEqual(c.body);
+  });
+
+  it("drops the team's entry on a new version, on a change to its ghost, and on any other write", async () => {
+    const doc = await s.skill(alice, 'ts-doc', 'ts');
+    const { team, ghost } = await s.teamWithGhost(alice, 'ts-team2', ['ts-doc'], [], 'ts');
+    const tasks = await Promise.all([1, 2, 3, 4].map(() => s.task(alice, { team_id: team.id })));
+    const before = await read(tasks[0].id);
+    expect(before.body.skill_refs['ts-doc'].version).toBe(1);
+
+    await s.newVersion(alice, doc.id, 'ts-doc', 'newer');
+    const afterVersion = await read(tasks[1].id);
+    expect(afterVersion.queries).toBe(before.queries);
+    expect(afterVersion.body.skill_refs['ts-doc'].version).toBe(2);
+
+    await s.skill(alice, 'ts-new', 'ts');
+    await s.put(alice, `/api/ghosts/${ghost.id}`, {
+      name: 'ts-team2-ghost',
+      namespace: 'ts',
+      skills: ['ts-doc', 'ts-new'],
+    });
+    const afterGhost = await read(tasks[2].id);
+    expect(afterGhost.body.skills).toEqual(['ts-doc', 'ts-new']);
+    expect(afterGhost.queries).toBe(before.queries);
+
+    // Filled again: the next task of the team needs one statement less.
+    expect((await read(tasks[3].id)).queries).toBe(before.queries - 1);
+  });
+
+  it('another team keeps its own entry', async () => {
+    await s.skill(alice, 'ts-x', 'ts');
+    await s.skill(alice, 'ts-y', 'ts');
+    const x = await s.teamWithGhost(alice, 'ts-team-x', ['ts-x'], [], 'ts');
+    const y = await s.teamWithGhost(alice, 'ts-team-y', ['ts-y'], [], 'ts');
+    const [x1, x2, y1] = [
+      await s.task(alice, { team_id: x.team.id }),
+      await s.task(alice, { team_id: x.team.id }),
+      await s.task(alice, { team_id: y.team.id }),
+    ];
+    const full = await read(x1.id);
+    expect((await read(y1.id)).body.skills).toEqual(['ts-y']);
+    const again = await read(x2.id);
+    expect(again.body.skills).toEqual(['ts-x']);
+    expect(again.queries).toBe(full.queries - 1);
+  });
+});

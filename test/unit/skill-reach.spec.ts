@@ -1,0 +1,132 @@
+import type { SkillReach, TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
+import { ghostReach, mergeSkills, reachFilter, reachKey, reachOf, taskReach } from '../../src/resolution/skill-reach';
+import type { SkillFacts } from '../../src/resolver';
+import { skill, user } from '../support/resolver-facts';
+
+const reach = (over: Partial<SkillReach>): SkillReach => ({
+  names: [],
+  namespaces: [],
+  ids: [],
+  versions: [],
+  personalOwners: [],
+  ...over,
+});
+
+const REACH = reach({ names: ['pdf'], namespaces: ['default', 'org/team'], ids: [99], personalOwners: [7] });
+
+describe('reachFilter (the rows the skill query selects, in memory)', () => {
+  it.each<[string, SkillFacts, boolean]>([
+    ['a public skill of a named name', skill(1, 'pdf', { isPublic: true }), true],
+    ['a public skill of another name', skill(2, 'xlsx', { isPublic: true }), false],
+    ['a skill of a named group', skill(3, 'pdf', { ns: 'org/team' }), true],
+    ['a skill of another group', skill(4, 'pdf', { ns: 'org/other' }), false],
+    ['a personal skill of a named owner', skill(5, 'pdf', { owner: 7 }), true],
+    [
+      "a personal skill of someone else ('default' in the namespaces reaches nobody's)",
+      skill(6, 'pdf', { owner: 8 }),
+      false,
+    ],
+    ['any skill named by id, whatever its name and scope', skill(99, 'other', { ns: 'org/other' }), true],
+    ['a deleted skill is selected like any other', skill(7, 'pdf', { owner: 7 }, { deleted: true }), true],
+  ])('%s', (_what, candidate, selected) => {
+    expect(reachFilter(REACH)(candidate)).toBe(selected);
+  });
+});
+
+describe('reachKey', () => {
+  it('is the same whatever the order or repetition of the values', () => {
+    const a = reach({ names: ['b', 'a', 'a'], namespaces: ['x'], ids: [3, 1], versions: [2], personalOwners: [5, 4] });
+    const b = reach({
+      names: ['a', 'b'],
+      namespaces: ['x', 'x'],
+      ids: [1, 3, 3],
+      versions: [2],
+      personalOwners: [4, 5],
+    });
+    expect(reachKey(a)).toBe(reachKey(b));
+  });
+
+  it.each<[string, Partial<SkillReach>]>([
+    ['a name', { names: ['c'] }],
+    ['a namespace', { namespaces: ['y'] }],
+    ['an id', { ids: [2] }],
+    ['a pinned version', { versions: [3] }],
+    ['a personal owner', { personalOwners: [6] }],
+  ])('differs by %s', (_what, extra) => {
+    const base = reach({ names: ['a'], namespaces: ['x'], ids: [1], versions: [2], personalOwners: [5] });
+    const more = reach(
+      Object.fromEntries(Object.entries(base).map(([k, v]) => [k, [...v, ...(extra[k as keyof SkillReach] ?? [])]])),
+    );
+    expect(reachKey(more)).not.toBe(reachKey(base));
+  });
+});
+
+describe('mergeSkills', () => {
+  it('keeps each skill once, with the versions either list loaded', () => {
+    const older = skill(1, 'pdf', { isPublic: true }, { versions: 3 });
+    const pinnedTwo = { ...older, versions: { 2: older.versions[2], 3: older.versions[3] } };
+    const pinnedOne = { ...older, versions: { 1: older.versions[1], 3: older.versions[3] } };
+    const other = skill(2, 'xlsx', { isPublic: true });
+    const merged = mergeSkills([pinnedTwo, other], [pinnedOne]);
+    expect(merged.map((s) => s.id).sort()).toEqual([1, 2]);
+    expect(Object.keys(merged.find((s) => s.id === 1)!.versions)).toEqual(['1', '2', '3']);
+    // The inputs are left as they were.
+    expect(Object.keys(pinnedTwo.versions)).toEqual(['2', '3']);
+  });
+});
+
+describe("a task's reach, split into the ghosts' part and its own", () => {
+  const facts: TaskSelectionFacts = {
+    task: {
+      id: 1,
+      teamId: 2,
+      ownerUserId: 10,
+      namespace: 'org',
+      labels: { requestedSkillRefs: JSON.stringify([{ name: 'mine', namespace: 'org/x', is_public: false }]) },
+    },
+    team: { id: 2, namespace: 'org' },
+    ghosts: [
+      {
+        ownerUserId: 11,
+        skills: ['a', 'b'],
+        preloadSkills: ['c'],
+        skillRefs: { a: { skill_id: 5, version: 2, pinned: true } },
+        preloadSkillRefs: {},
+      },
+    ],
+    subscription: { ownerUserId: 12, skillRefs: [{ name: 'sub', namespace: 'default', is_public: true, version: 4 }] },
+    identities: { 10: user(10), 11: user(11), 12: user(12) },
+    ghostIds: [3],
+  };
+
+  it("the ghosts' part: their names, the team's namespace, their owners, their refs and pins", () => {
+    expect(ghostReach(facts)).toEqual({
+      names: ['a', 'b', 'c'],
+      namespaces: ['org'],
+      ids: [5],
+      versions: [2],
+      personalOwners: [11],
+    });
+  });
+
+  it("the task's own: subscription, labels and message, for every identity involved", () => {
+    const own = taskReach(facts, {
+      callerUserId: 10,
+      selections: [{ name: 'msg', namespace: 'default', is_public: false }],
+    });
+    expect(own).toEqual({
+      names: ['sub', 'mine', 'msg'],
+      namespaces: ['org', 'default', 'org/x', 'default'],
+      ids: [],
+      versions: [4],
+      personalOwners: [10, 11, 12],
+    });
+  });
+
+  it('together they reach what the one query did', () => {
+    const all = reachOf(facts, null);
+    expect(new Set(all.names)).toEqual(new Set(['a', 'b', 'c', 'sub', 'mine']));
+    expect(new Set(all.personalOwners)).toEqual(new Set([10, 11, 12]));
+    expect(new Set(all.versions)).toEqual(new Set([2, 4]));
+  });
+});
