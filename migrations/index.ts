@@ -10,6 +10,7 @@ import { AuditEvents1796057971912 } from './1796057971912-audit-events';
 import { SkillSearch1796060773662 } from './1796060773662-skill-search';
 import { ToolPolicy1796100000000 } from './1796100000000-tool-policy';
 import { NarrowChangeNotifications1796200000000 } from './1796200000000-narrow-change-notifications';
+import { ReachedSkillsFunction1796300000000 } from './1796300000000-reached-skills-function';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   SkillSearch1796060773662,
   ToolPolicy1796100000000,
   NarrowChangeNotifications1796200000000,
+  ReachedSkillsFunction1796300000000,
 ];

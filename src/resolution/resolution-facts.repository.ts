@@ -48,6 +48,12 @@ export interface TaskSelectionFacts {
   ghostIds: number[];
 }
 
+/**
+ * A task's facts read with `knownTeams`: when its team is one of them, `ghosts` and `ghostIds` are
+ * empty and `identities` lacks the ghosts' owners (the caller has them); `teamKnown` says so.
+ */
+export type TaskFactsRead = TaskSelectionFacts & { teamKnown: boolean };
+
 interface TaskRow {
   task: TaskSelectionFacts['task'] | null;
   team: { id: number; namespace: string; deleted: boolean } | null;
@@ -66,6 +72,7 @@ interface TaskRow {
   }> | null;
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
   ghost_ids: number[] | null;
+  team_known: boolean | null;
 }
 
 /** What a version says of itself, beyond the facts the resolver needs. */
@@ -101,18 +108,22 @@ const USERS_JSON = `
                              FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id)))
     FROM users u WHERE u.id = ANY(ids.ids)`;
 
-/** The task, its team's ghosts, its subscriptions and every identity involved, as JSON columns. */
+/**
+ * The task, its team's ghosts, its subscriptions and every identity involved, as JSON columns.
+ * The ghosts (and their owners' identities) are left out when the team is one of `$3`.
+ */
 const TASK_SELECTIONS: PreparedStatement = {
   name: 'resolution_task_selections',
   text: `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
-        tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted
+        tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted,
+                      teams.id = ANY($3::int[]) AND teams.deleted_at IS NULL AS known
                  FROM teams JOIN t ON teams.id = t.team_id),
         member AS (SELECT m.ord,
                           CASE WHEN m.elem->>'bot_id' ~ '^[0-9]{1,10}$' THEN (m.elem->>'bot_id')::bigint END AS bot_id
                      FROM tm, jsonb_array_elements(CASE WHEN jsonb_typeof(tm.members) = 'array'
                                                          THEN tm.members ELSE '[]'::jsonb END)
                               WITH ORDINALITY AS m(elem, ord)
-                    WHERE NOT tm.deleted),
+                    WHERE NOT tm.deleted AND NOT tm.known),
         gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
                  FROM member
                  JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
@@ -128,31 +139,19 @@ const TASK_SELECTIONS: PreparedStatement = {
           (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
           (SELECT json_agg(sub) FROM sub) AS subscriptions,
           (${USERS_JSON}) AS users,
-          (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids
+          (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids,
+          (SELECT known FROM tm) AS team_known
      FROM ids`,
 };
 
-/** One index-backed branch per way a skill can be reached (see loadSkills). */
+/**
+ * One index-backed branch per way a skill can be reached (see loadSkills), in a function that runs
+ * one generic plan per connection (migration ReachedSkillsFunction): planning it on every call
+ * cost more than running it.
+ */
 const REACHED_SKILLS: PreparedStatement = {
   name: 'resolution_reached_skills',
-  text: `WITH reached AS (
-          SELECT id FROM skills WHERE id = ANY($1::int[])
-          UNION SELECT id FROM skills WHERE is_public AND name = ANY($2::text[])
-          UNION SELECT id FROM skills WHERE namespace = ANY($3::text[]) AND name = ANY($2::text[])
-          UNION SELECT id FROM skills
-                 WHERE namespace = 'default' AND NOT is_public
-                   AND owner_user_id = ANY($4::int[]) AND name = ANY($2::text[]))
-   SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.deleted_at IS NOT NULL AS deleted,
-          s.latest_version, latest.content_hash AS latest_hash,
-          latest.allowed_tools AS latest_allowed_tools, latest.requires AS latest_requires,
-          CASE WHEN cardinality($5::int[]) > 0 THEN
-            (SELECT json_agg(json_build_object('version', v.version, 'content_hash', v.content_hash,
-                                               'allowed_tools', v.allowed_tools, 'requires', v.requires))
-               FROM skill_versions v WHERE v.skill_id = s.id AND v.version = ANY($5::int[]))
-          END AS pinned
-     FROM skills s
-     JOIN reached r ON r.id = s.id
-     JOIN skill_versions latest ON latest.skill_id = s.id AND latest.version = s.latest_version`,
+  text: `SELECT * FROM resolution_reached_skills($1::int[], $2::text[], $3::text[], $4::int[], $5::int[])`,
 };
 
 @Injectable()
@@ -165,10 +164,21 @@ export class ResolutionFactsRepository {
     extraUserIds: number[] = [],
     manager: EntityManager = this.db.manager,
   ): Promise<TaskSelectionFacts | null> {
-    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds], manager);
+    return this.loadTaskFacts(taskId, extraUserIds, [], manager);
+  }
+
+  /** The same, but without the ghosts of a team in `knownTeams` (see TaskFactsRead). */
+  async loadTaskFacts(
+    taskId: number,
+    extraUserIds: number[],
+    knownTeams: number[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<TaskFactsRead | null> {
+    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds, knownTeams], manager);
     const row = rows[0];
     if (!row?.task) return null;
     return {
+      teamKnown: row.team_known === true,
       task: { ...row.task, labels: isPlainObject(row.task.labels) ? row.task.labels : {} },
       team: row.team && !row.team.deleted ? { id: row.team.id, namespace: row.team.namespace } : null,
       ghosts: (row.ghosts ?? []).map((g) => ({

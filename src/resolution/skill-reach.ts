@@ -107,19 +107,6 @@ export function reachFilter(reach: SkillReach): (skill: SkillFacts) => boolean {
   };
 }
 
-/** The same text for the same reach, whatever the order or repetition of its values. */
-export function reachKey(reach: SkillReach): string {
-  const strings = (values: Iterable<string>): string[] => [...new Set(values)].sort();
-  const numbers = (values: Iterable<number>): number[] => [...new Set(values)].sort((x, y) => x - y);
-  return JSON.stringify([
-    strings(reach.names),
-    strings(reach.namespaces),
-    numbers(reach.ids),
-    numbers(reach.versions),
-    numbers(reach.personalOwners),
-  ]);
-}
-
 /** Both lists' skills, once each; a skill in both has the versions either one loaded. */
 export function mergeSkills(a: readonly SkillFacts[], b: readonly SkillFacts[]): SkillFacts[] {
   const byId = new Map<number, SkillFacts>(a.map((s) => [s.id, s]));

@@ -8,29 +8,26 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
-import { effectiveRole, plainIdentity, Resolution, resolveTask, SkillFacts } from '../resolver';
+import { effectiveRole, GhostFacts, Identity, plainIdentity, Resolution, resolveTask, SkillFacts } from '../resolver';
 import { canReadTask } from '../tasks/task-access';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository, TaskSelectionFacts } from './resolution-facts.repository';
-import {
-  ghostReach,
-  mergeSkills,
-  Message,
-  reachesNothing,
-  reachFilter,
-  reachKey,
-  taskReach,
-  unionReach,
-} from './skill-reach';
+import { ResolutionFactsRepository, TaskFactsRead, TaskSelectionFacts } from './resolution-facts.repository';
+import { ghostReach, mergeSkills, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
 
 export type { Message } from './skill-reach';
 
-/** What a team's ghosts reach, loaded once for every task of the team until the next change. */
-interface TeamSkills {
-  /** reachKey of the ghosts' reach the skills were loaded for. */
-  reach: string;
+/** What a team's ghosts give each task of the team: loaded once, kept until the next change. */
+interface TeamFacts {
+  ghosts: GhostFacts[];
+  ghostIds: number[];
+  /** The ghosts' owners. */
+  identities: Record<number, Identity>;
+  /** Every skill the ghosts reach. */
   skills: SkillFacts[];
 }
+
+/** How many teams (the most recently used) the facts query is told to leave the ghosts of. */
+const KNOWN_TEAMS_SENT = 256;
 
 /** When the computation began: what a value computed from it may be cached under. */
 interface Started {
@@ -52,11 +49,12 @@ export class TaskResolutionService {
    */
   private readonly resolutions: GenerationCache<Resolution>;
   /**
-   * By team id: the skills its ghosts reach. A task nobody resolved yet then loads only the skills
-   * its own selections name (none at all when it has none). Dropped on every change, as the
-   * resolutions are, and when one of the team's ghosts changes.
+   * By team id: its ghosts, their owners and the skills they reach. A task nobody resolved yet
+   * then reads its own row without them and loads only the skills its own selections name (none
+   * at all when it has none). Dropped on every change, as the resolutions are, and when one of
+   * the team's ghosts changes.
    */
-  private readonly teamSkills: GenerationCache<TeamSkills>;
+  private readonly teams: GenerationCache<TeamFacts>;
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -65,7 +63,7 @@ export class TaskResolutionService {
     private readonly metrics: MetricsService,
   ) {
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
-    this.teamSkills = new GenerationCache(changes, config.teamSkillsCacheEntries);
+    this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
@@ -102,8 +100,8 @@ export class TaskResolutionService {
     started: Started,
     manager?: EntityManager,
   ): Promise<{ resolution: Resolution; ghostIds: number[] }> {
-    const facts = await this.readableFacts(principal, taskId, manager);
-    const skills = await this.loadSkills(facts, message, started, manager);
+    const { facts, team } = await this.factsWithTeam(principal, taskId, manager);
+    const skills = await this.loadSkills(facts, team, message, started, manager);
     const resolution = resolveTask({
       taskId: facts.task.id,
       taskCreatorUserId: facts.task.ownerUserId,
@@ -120,39 +118,70 @@ export class TaskResolutionService {
   }
 
   /**
-   * Every skill the task's selections may reach. The ghosts' part comes from the team's entry when
-   * it was loaded for the same reach since the last change; inside a transaction (rows perhaps
-   * uncommitted) nothing is read from or kept in it.
+   * The task's facts, with its team's ghosts from the team's entry when there is one. Inside a
+   * transaction (rows perhaps uncommitted) nothing is read from or kept in the entries.
    */
+  private async factsWithTeam(
+    principal: Principal,
+    taskId: number,
+    manager?: EntityManager,
+  ): Promise<{ facts: TaskSelectionFacts; team?: TeamFacts }> {
+    if (manager) return { facts: await this.readableFacts(principal, taskId, manager) };
+    const known = this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number);
+    const read = await this.readableFacts(principal, taskId, undefined, known);
+    if (!read.team) return { facts: read };
+    const team = read.teamKnown ? this.teams.get(String(read.team.id)) : undefined;
+    this.metrics.teamSkillsCache(team !== undefined);
+    if (!team) {
+      // Dropped since the list was made (a change, or pushed out by others): read again, in full.
+      return { facts: read.teamKnown ? await this.readableFacts(principal, taskId) : read };
+    }
+    const identities = { ...team.identities, ...read.identities };
+    return { facts: { ...read, ghosts: team.ghosts, ghostIds: team.ghostIds, identities }, team };
+  }
+
+  /** Every skill the task's selections may reach; a team's entry is filled on the way. */
   private async loadSkills(
     facts: TaskSelectionFacts,
+    team: TeamFacts | undefined,
     message: Message | null,
     started: Started,
     manager?: EntityManager,
   ): Promise<SkillFacts[]> {
-    const ghosts = ghostReach(facts);
     const own = taskReach(facts, message);
-    if (manager || !facts.team) return this.facts.loadSkills(unionReach(ghosts, own), manager);
-    const teamKey = String(facts.team.id);
-    const reach = reachKey(ghosts);
-    const cached = this.teamSkills.get(teamKey);
-    const hit = cached?.reach === reach;
-    this.metrics.teamSkillsCache(hit);
-    if (hit) return mergeSkills(cached.skills, reachesNothing(own) ? [] : await this.facts.loadSkills(own));
-    const skills = await this.facts.loadSkills(unionReach(ghosts, own));
-    const team: TeamSkills = { reach, skills: skills.filter(reachFilter(ghosts)) };
-    this.teamSkills.set(teamKey, team, started.generation, { ghostIds: facts.ghostIds, ...started });
+    if (team) return mergeSkills(team.skills, reachesNothing(own) ? [] : await this.facts.loadSkills(own));
+    const ghosts = ghostReach(facts);
+    const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
+    if (!manager && facts.team) {
+      const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
+      const entry: TeamFacts = {
+        ghosts: facts.ghosts,
+        ghostIds: facts.ghostIds,
+        identities: Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id)))),
+        skills: skills.filter(reachFilter(ghosts)),
+      };
+      this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
+    }
     return skills;
   }
 
-  /** The task's facts when the principal may read it: a token only its own task, a user per §2. */
-  async readableFacts(principal: Principal, taskId: number, manager?: EntityManager): Promise<TaskSelectionFacts> {
+  /**
+   * The task's facts when the principal may read it: a token only its own task, a user per §2.
+   * With `knownTeams`, see ResolutionFactsRepository.loadTaskFacts.
+   */
+  async readableFacts(
+    principal: Principal,
+    taskId: number,
+    manager?: EntityManager,
+    knownTeams: number[] = [],
+  ): Promise<TaskFactsRead> {
     if (principal.kind === 'task_token') {
-      const facts = principal.taskId === taskId ? await this.facts.loadTaskSelections(taskId, [], manager) : null;
+      const facts =
+        principal.taskId === taskId ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager) : null;
       if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
       return facts;
     }
-    const facts = await this.facts.loadTaskSelections(taskId, [principal.userId], manager);
+    const facts = await this.facts.loadTaskFacts(taskId, [principal.userId], knownTeams, manager);
     if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
     const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
     if (!canReadTask(principal, facts.task, effectiveRole(identity, facts.task.namespace))) {

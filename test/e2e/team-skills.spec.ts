@@ -104,6 +104,23 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
     expect((await read(tasks[3].id)).queries).toBe(before.queries - 1);
   });
 
+  it("follows a change to a ghost owner's memberships (the entry keeps the owners' identities)", async () => {
+    const carol = await createUser(t, 'carol');
+    const groupId = await s.group(alice, 'ts-own', [[carol, 'Developer']]);
+    await s.skill(alice, 'ts-grp', 'ts-own');
+    const { team } = await s.teamWithGhost(carol, 'ts-carol', ['ts-grp'], [], 'ts-own');
+    const [first, second] = [await s.task(carol, { team_id: team.id }), await s.task(carol, { team_id: team.id })];
+    expect((await read(first.id, carol)).body.skill_refs['ts-grp']).toBeDefined();
+    // Carol leaves the group: she still reads the tasks she created, but her ghost no longer reads the group's skill.
+    const left = await t.http.delete(`/api/groups/${groupId}/members/${carol.id}`).set(as(alice.key));
+    expect(left.status).toBe(204);
+    const after = await read(second.id, carol);
+    expect(after.body.skill_refs['ts-grp']).toBeUndefined();
+    expect(after.body.unresolved.map((u: { name: string }) => u.name)).toEqual(['ts-grp']);
+    const full = await read(first.id, carol);
+    expect({ ...after.body, task_id: 0, fingerprint: '' }).toEqual({ ...full.body, task_id: 0, fingerprint: '' });
+  });
+
   it('another team keeps its own entry', async () => {
     await s.skill(alice, 'ts-x', 'ts');
     await s.skill(alice, 'ts-y', 'ts');

@@ -1,5 +1,5 @@
 import type { SkillReach, TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
-import { ghostReach, mergeSkills, reachFilter, reachKey, reachOf, taskReach } from '../../src/resolution/skill-reach';
+import { ghostReach, mergeSkills, reachFilter, reachOf, taskReach } from '../../src/resolution/skill-reach';
 import type { SkillFacts } from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 
@@ -30,34 +30,6 @@ describe('reachFilter (the rows the skill query selects, in memory)', () => {
     ['a deleted skill is selected like any other', skill(7, 'pdf', { owner: 7 }, { deleted: true }), true],
   ])('%s', (_what, candidate, selected) => {
     expect(reachFilter(REACH)(candidate)).toBe(selected);
-  });
-});
-
-describe('reachKey', () => {
-  it('is the same whatever the order or repetition of the values', () => {
-    const a = reach({ names: ['b', 'a', 'a'], namespaces: ['x'], ids: [3, 1], versions: [2], personalOwners: [5, 4] });
-    const b = reach({
-      names: ['a', 'b'],
-      namespaces: ['x', 'x'],
-      ids: [1, 3, 3],
-      versions: [2],
-      personalOwners: [4, 5],
-    });
-    expect(reachKey(a)).toBe(reachKey(b));
-  });
-
-  it.each<[string, Partial<SkillReach>]>([
-    ['a name', { names: ['c'] }],
-    ['a namespace', { namespaces: ['y'] }],
-    ['an id', { ids: [2] }],
-    ['a pinned version', { versions: [3] }],
-    ['a personal owner', { personalOwners: [6] }],
-  ])('differs by %s', (_what, extra) => {
-    const base = reach({ names: ['a'], namespaces: ['x'], ids: [1], versions: [2], personalOwners: [5] });
-    const more = reach(
-      Object.fromEntries(Object.entries(base).map(([k, v]) => [k, [...v, ...(extra[k as keyof SkillReach] ?? [])]])),
-    );
-    expect(reachKey(more)).not.toBe(reachKey(base));
   });
 });
 

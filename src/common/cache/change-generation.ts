@@ -99,6 +99,17 @@ export class GenerationCache<V> {
     return entry.value;
   }
 
+  /** The keys of up to `limit` entries that may be served now, the most recently used first. */
+  recentKeys(limit: number): string[] {
+    const keys: string[] = [];
+    if (!this.changes.hearing()) return keys;
+    const all = [...this.entries];
+    for (let i = all.length - 1; i >= 0 && keys.length < limit; i--) {
+      if (this.changes.isCurrent(all[i][1].generation)) keys.push(all[i][0]);
+    }
+    return keys;
+  }
+
   /**
    * `generation` is the one read before the value was computed. A value computed from ghosts
    * names them (`ghosts`): it is kept only if no ghost changed meanwhile, and dropped when one of
