@@ -54,14 +54,17 @@ function progress(line: string): void {
 const since = (start: number): string => `${((Date.now() - start) / 1000).toFixed(1)} s`;
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** A migrated, seeded database with the service running on it, and a second one caching no resolution. */
+/**
+ * A migrated, seeded database with the service running on it, a second one caching no resolution,
+ * and a third caching neither resolutions nor what teams' ghosts reach.
+ */
 async function prepare(
   host: DatabaseHost,
   label: string,
   layers: Skill[][],
   work: Resources,
   dataDir: string,
-): Promise<{ hot: RunningService; cold: RunningService }> {
+): Promise<{ hot: RunningService; cold: RunningService; bare: RunningService }> {
   const db = await host.create(label);
   cleanup.push(db.drop);
   const dir = join(dataDir, label);
@@ -80,7 +83,11 @@ async function prepare(
   await mkdir(coldDir);
   const cold = await startService(db.url, coldDir, { RESOLUTION_CACHE_ENTRIES: '0' });
   cleanup.push(cold.stop);
-  return { hot, cold };
+  const bareDir = join(dataDir, `${label}-bare`);
+  await mkdir(bareDir);
+  const bare = await startService(db.url, bareDir, { RESOLUTION_CACHE_ENTRIES: '0', TEAM_SKILLS_CACHE_ENTRIES: '0' });
+  cleanup.push(bare.stop);
+  return { hot, cold, bare };
 }
 
 /** The rows BENCH_ROWS matches, with every row their ratios compare against. */
@@ -127,8 +134,8 @@ async function main(): Promise<void> {
     const growth = skillLayer(skillCounts(SMALL), skillCounts(LARGE), SMALL + 1);
     const reach = new Reach(base);
     const work = resources(reach);
-    const { hot: small, cold: coldSmall } = await prepare(host, '10k', [base], work, dataDir);
-    const { hot: large, cold: coldLarge } = await prepare(host, '100k', [base, growth], work, dataDir);
+    const { hot: small, cold: coldSmall, bare: bareSmall } = await prepare(host, '10k', [base], work, dataDir);
+    const { hot: large, cold: coldLarge, bare: bareLarge } = await prepare(host, '100k', [base, growth], work, dataDir);
 
     const targets = loadTargets(work, reach);
     const probeSmall = await probeTasks(small.baseUrl, targets.tasks);
@@ -138,6 +145,8 @@ async function main(): Promise<void> {
       large: large.baseUrl,
       coldSmall: coldSmall.baseUrl,
       coldLarge: coldLarge.baseUrl,
+      bareSmall: bareSmall.baseUrl,
+      bareLarge: bareLarge.baseUrl,
     };
     const main = scenario(services, targets, { small: probeSmall.etags, large: probeLarge.etags });
     const mixed = [
@@ -165,7 +174,9 @@ async function main(): Promise<void> {
     });
     header.push(
       'cold rows: a second service on the same database with RESOLUTION_CACHE_ENTRIES=0 (every request resolves; ' +
-        'credentials stay cached, as for the one-row read); mixed rows: the service as configured, with a writer',
+        'credentials and what each team\'s ghosts reach stay cached until a change); "no team entry" rows: a third ' +
+        'with TEAM_SKILLS_CACHE_ENTRIES=0 as well (every request loads everything, as the first one after a change ' +
+        'does); mixed rows: the service as configured, with a writer',
     );
     const client = process.env.BENCH_ROWS?.trim()
       ? []

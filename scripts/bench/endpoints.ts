@@ -1,6 +1,7 @@
 // The task-resolution rows and the ratios the performance targets are stated in: the cheapest
-// endpoints, task skills served from the resolution cache (hot), and the same with nothing cached
-// (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves).
+// endpoints, task skills served from the resolution cache (hot), and the same with no resolution
+// cached (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves), and
+// with what teams' ghosts reach not cached either (no team entry: TEAM_SKILLS_CACHE_ENTRIES=0 too).
 import { Endpoint } from './load';
 import { Ratio } from './report';
 import { TaskTarget, SkillTarget } from './targets';
@@ -13,16 +14,18 @@ export interface Scenario {
 const auth = (apiKey: string): Record<string, string> => ({ 'x-api-key': apiKey });
 const taskPath = (id: number): string => `/api/tasks/${id}/skills`;
 
-/** The services on the 10k and 100k databases, each as it runs and with no resolution cache. */
+/** The services on the 10k and 100k databases: as they run, with no resolution cache, with no cache of either. */
 export interface Services {
   small: string;
   large: string;
   coldSmall: string;
   coldLarge: string;
+  bareSmall: string;
+  bareLarge: string;
 }
 
 export function scenario(
-  { small, large, coldSmall, coldLarge }: Services,
+  { small, large, coldSmall, coldLarge, bareSmall, bareLarge }: Services,
   targets: { tasks: TaskTarget[]; skills: SkillTarget[] },
   etags: { small: Map<number, string>; large: Map<number, string> },
 ): Scenario {
@@ -66,8 +69,12 @@ export function scenario(
     resolve(coldLarge, 'cold, 100k skills'),
     notModified(coldLarge, 'cold, 100k skills', 'large'),
   ];
+  const bare = [
+    resolve(bareSmall, 'cold, no team entry, 10k skills'),
+    resolve(bareLarge, 'cold, no team entry, 100k skills'),
+  ];
   return {
-    endpoints: [health, oneRow, small200, small304, large200, ...cold],
+    endpoints: [health, oneRow, small200, small304, large200, ...cold, ...bare],
     ratios: [
       { row: small200, label: '÷ one-row read', over: small200, under: oneRow, bound: 'min', target: 0.8 },
       { row: small304, label: '÷ health/live', over: small304, under: health, bound: 'min', target: 0.9 },
@@ -77,6 +84,8 @@ export function scenario(
         { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
         { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
       ]),
+      // Shown, not targeted: what the first request of each team costs after a change.
+      ...bare.map((row): Ratio => ({ row, label: '÷ one-row read', over: row, under: oneRow })),
     ],
   };
 }

@@ -3,10 +3,18 @@
 // ECMAScript JSON escaping, numbers the ECMAScript shortest form: exactly what RFC 8785 specifies.
 import { createHash } from 'node:crypto';
 
+/** Printable ASCII but the quote and the backslash: a string of only these is its own JSON text, quoted. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON.stringify of a string, without the call for the common case (names, hashes, namespaces). */
+function jsonString(value: string): string {
+  return PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return jsonString(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
@@ -34,7 +42,7 @@ function canonicalObject(value: Record<string, unknown>): string {
   for (const key of keys) {
     const member = value[key];
     if (member === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${canonicalJson(member)}`;
   }
   return `${out}}`;
 }

@@ -174,7 +174,9 @@ export class ResolutionFactsRepository {
     knownTeams: number[],
     manager: EntityManager = this.db.manager,
   ): Promise<TaskFactsRead | null> {
-    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds, knownTeams], manager);
+    // Written as an array literal here: pg would escape each of up to a few hundred ids as text.
+    const teams = `{${knownTeams.filter(isRowNumber).join(',')}}`;
+    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds, teams], manager);
     const row = rows[0];
     if (!row?.task) return null;
     return {

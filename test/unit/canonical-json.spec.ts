@@ -12,6 +12,20 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(value)).toBe(expected);
   });
 
+  it.each([
+    ['plain ASCII', 'pdf-tools/v1 sha256:ab'],
+    ['a quote', 'say "hi"'],
+    ['a backslash', 'a\\b'],
+    ['control characters', '\u0000\u001f\t'],
+    ['DEL', 'a\u007f'],
+    ['non-ASCII', 'café \u{1F600}'],
+    ['a lone surrogate', 'x\ud800'],
+    ['the empty string', ''],
+  ])('strings (as values and as keys) are written as JSON.stringify writes them: %s', (_name, text) => {
+    expect(canonicalJson(text)).toBe(JSON.stringify(text));
+    expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+  });
+
   it('rejects what JSON cannot carry', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow();
     expect(() => canonicalJson(() => 1)).toThrow();
