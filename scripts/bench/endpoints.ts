@@ -3,6 +3,7 @@
 // cached (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves), and
 // with what teams' ghosts reach not cached either (no team entry: TEAM_SKILLS_CACHE_ENTRIES=0 too).
 import { Endpoint } from './load';
+import { lookups } from './mixed';
 import { Ratio } from './report';
 import { TaskTarget, SkillTarget } from './targets';
 
@@ -35,6 +36,23 @@ export function scenario(
     requests: targets.tasks.map((t) => ({ method: 'GET', path: taskPath(t.taskId), headers: auth(t.apiKey) })),
     expect: 200,
   });
+  /** A cold row, with the hit rate of the teams' entries over its measured runs. */
+  const cold = (row: Endpoint): Endpoint => {
+    let hits = 0;
+    let misses = 0;
+    return {
+      ...row,
+      around: async () => {
+        const before = await lookups(row.baseUrl, 'team_skills');
+        return async () => {
+          const after = await lookups(row.baseUrl, 'team_skills');
+          hits += after.hit - before.hit;
+          misses += after.miss - before.miss;
+        };
+      },
+      note: () => `team entries hit ${hits + misses > 0 ? `${((100 * hits) / (hits + misses)).toFixed(1)}%` : '-'}`,
+    };
+  };
   const conditional = (t: TaskTarget, scale: keyof typeof etags = 'small'): Record<string, string> => ({
     ...auth(t.apiKey),
     // A task without a known ETag still sends the header, so its 200 shows up in the status column.
@@ -63,24 +81,24 @@ export function scenario(
   });
   const small304 = notModified(small, '10k skills', 'small');
   const large200 = resolve(large, '100k skills');
-  const cold = [
-    resolve(coldSmall, 'cold, 10k skills'),
-    notModified(coldSmall, 'cold, 10k skills', 'small'),
-    resolve(coldLarge, 'cold, 100k skills'),
-    notModified(coldLarge, 'cold, 100k skills', 'large'),
+  const coldRows = [
+    cold(resolve(coldSmall, 'cold, 10k skills')),
+    cold(notModified(coldSmall, 'cold, 10k skills', 'small')),
+    cold(resolve(coldLarge, 'cold, 100k skills')),
+    cold(notModified(coldLarge, 'cold, 100k skills', 'large')),
   ];
   const bare = [
     resolve(bareSmall, 'cold, no team entry, 10k skills'),
     resolve(bareLarge, 'cold, no team entry, 100k skills'),
   ];
   return {
-    endpoints: [health, oneRow, small200, small304, large200, ...cold, ...bare],
+    endpoints: [health, oneRow, small200, small304, large200, ...coldRows, ...bare],
     ratios: [
       { row: small200, label: '÷ one-row read', over: small200, under: oneRow, bound: 'min', target: 0.8 },
       { row: small304, label: '÷ health/live', over: small304, under: health, bound: 'min', target: 0.9 },
       // Cost per request is the inverse of req/s: 100k's cost over 10k's is 10k's req/s over 100k's.
       { row: large200, label: 'cost ÷ 10k cost', over: small200, under: large200, bound: 'max', target: 1.2 },
-      ...cold.flatMap((row): Ratio[] => [
+      ...coldRows.flatMap((row): Ratio[] => [
         { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
         { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
       ]),

@@ -23,12 +23,12 @@ async function call(baseUrl: string, method: string, path: string, body?: unknow
   return text;
 }
 
-/** The resolution cache's hits and misses so far. */
-async function lookups(baseUrl: string): Promise<{ hit: number; miss: number }> {
+/** A cache's hits and misses so far (`resolution`, `team_skills`). */
+export async function lookups(baseUrl: string, cache = 'resolution'): Promise<{ hit: number; miss: number }> {
   const metrics = await call(baseUrl, 'GET', '/api/metrics');
   const read = (result: string): number => {
     const line = new RegExp(
-      `^skill_resolver_cache_lookups_total\\{cache="resolution",result="${result}"\\} (\\S+)$`,
+      `^skill_resolver_cache_lookups_total\\{cache="${cache}",result="${result}"\\} (\\S+)$`,
       'm',
     );
     return Number(line.exec(metrics)?.[1] ?? 0);

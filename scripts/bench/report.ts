@@ -79,8 +79,10 @@ export function renderTable(results: Measurement[], ratios: Ratio[]): string {
   const header = ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'status', 'ratio', 'target'];
   const cells = (m: Measurement): [string, string] => {
     const mine = ratios.filter((r) => r.row === m.endpoint).map((r) => ratioCells(r, of));
-    if (mine.length === 0) return [m.endpoint.note?.() ?? '', ''];
-    return [mine.map(([text]) => text).join('; '), mine.map(([, target]) => target).join('; ')];
+    const note = m.endpoint.note?.();
+    if (mine.length === 0) return [note ?? '', ''];
+    const texts = [...mine.map(([text]) => text), ...(note ? [note] : [])];
+    return [texts.join('; '), mine.map(([, target]) => target).join('; ')];
   };
   const rows = results.map((m) => [
     m.endpoint.label,
