@@ -10,6 +10,12 @@ import { DatabaseLimits } from '../config/app-config';
 const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 /** Probes dead peers on idle connections (a silently dropped network), after this much silence. */
 const KEEPALIVE_IDLE_MS = 10_000;
+/**
+ * How long the pool keeps a connection nobody uses. pg's default, 10 s, closed the pool after any
+ * pause, and the next burst paid for opening connections and preparing each statement again
+ * (the first requests of every burst, the p99); a connection costs the server little while idle.
+ */
+const POOL_IDLE_MS = 5 * 60_000;
 
 type Callback = (err: Error | null, result?: unknown) => void;
 
@@ -61,6 +67,7 @@ export function boundedPoolOptions(limits: DatabaseLimits): Record<string, unkno
     query_timeout: limits.statementMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    idleTimeoutMillis: POOL_IDLE_MS,
   };
 }
 

@@ -32,6 +32,8 @@ describe('database time limits (CONTRACT §11)', () => {
         statement_timeout: 15_000,
         query_timeout: 15_000,
         keepAlive: true,
+        // Idle connections stay 5 minutes (pg's default, 10 s, emptied the pool at every pause).
+        idleTimeoutMillis: 300_000,
       }),
     );
     const Client = extra.Client as new (config: object) => { connectionParameters: unknown };
