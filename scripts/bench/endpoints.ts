@@ -3,7 +3,7 @@
 // cached (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves), and
 // with what teams' ghosts reach not cached either (no team entry: TEAM_SKILLS_CACHE_ENTRIES=0 too).
 import { Endpoint } from './load';
-import { lookups } from './mixed';
+import { LookupCount } from './mixed';
 import { Ratio } from './report';
 import { TaskTarget, SkillTarget } from './targets';
 
@@ -38,20 +38,8 @@ export function scenario(
   });
   /** A cold row, with the hit rate of the teams' entries over its measured runs. */
   const cold = (row: Endpoint): Endpoint => {
-    let hits = 0;
-    let misses = 0;
-    return {
-      ...row,
-      around: async () => {
-        const before = await lookups(row.baseUrl, 'team_skills');
-        return async () => {
-          const after = await lookups(row.baseUrl, 'team_skills');
-          hits += after.hit - before.hit;
-          misses += after.miss - before.miss;
-        };
-      },
-      note: () => `team entries hit ${hits + misses > 0 ? `${((100 * hits) / (hits + misses)).toFixed(1)}%` : '-'}`,
-    };
+    const entries = new LookupCount(row.baseUrl, 'team_skills');
+    return { ...row, around: () => entries.measure(), note: () => `team entries hit ${entries.rate()}` };
   };
   const conditional = (t: TaskTarget, scale: keyof typeof etags = 'small'): Record<string, string> => ({
     ...auth(t.apiKey),

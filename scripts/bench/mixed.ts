@@ -24,7 +24,7 @@ async function call(baseUrl: string, method: string, path: string, body?: unknow
 }
 
 /** A cache's hits and misses so far (`resolution`, `team_skills`). */
-export async function lookups(baseUrl: string, cache = 'resolution'): Promise<{ hit: number; miss: number }> {
+async function lookups(baseUrl: string, cache = 'resolution'): Promise<{ hit: number; miss: number }> {
   const metrics = await call(baseUrl, 'GET', '/api/metrics');
   const read = (result: string): number => {
     const line = new RegExp(
@@ -34,6 +34,33 @@ export async function lookups(baseUrl: string, cache = 'resolution'): Promise<{ 
     return Number(line.exec(metrics)?.[1] ?? 0);
   };
   return { hit: read('hit'), miss: read('miss') };
+}
+
+/** A cache's lookups over the measured runs of a row: `measure` around each run, `rate` after. */
+export class LookupCount {
+  private hits = 0;
+  private misses = 0;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly cache = 'resolution',
+  ) {}
+
+  /** Reads the counters now; the function returned adds what happened until it is called. */
+  async measure(): Promise<() => Promise<void>> {
+    const before = await lookups(this.baseUrl, this.cache);
+    return async () => {
+      const after = await lookups(this.baseUrl, this.cache);
+      this.hits += after.hit - before.hit;
+      this.misses += after.miss - before.miss;
+    };
+  }
+
+  /** The hit rate so far, as a percentage ('-' before any lookup). */
+  rate(): string {
+    const total = this.hits + this.misses;
+    return total > 0 ? `${((100 * this.hits) / total).toFixed(1)}%` : '-';
+  }
 }
 
 /** A deterministic generator (mulberry32): the same draws on every run. */
@@ -68,8 +95,7 @@ export async function mixedEndpoint(
   ];
   const created = await call(baseUrl, 'POST', '/api/ghosts', { name: `bench-writer-${label}`, skills: [] });
   const ghost = JSON.parse(created) as { id: number };
-  let hits = 0;
-  let misses = 0;
+  const cache = new LookupCount(baseUrl);
   let writes = 0;
   let failures = 0;
   let failure = '';
@@ -86,7 +112,7 @@ export async function mixedEndpoint(
     }
   };
   const around = async (): Promise<() => Promise<void>> => {
-    const before = await lookups(baseUrl);
+    const counted = await cache.measure();
     let inFlight: Promise<void> | undefined;
     const timer = setInterval(() => {
       if (inFlight) return;
@@ -102,9 +128,7 @@ export async function mixedEndpoint(
     return async () => {
       clearInterval(timer);
       await inFlight;
-      const after = await lookups(baseUrl);
-      hits += after.hit - before.hit;
-      misses += after.miss - before.miss;
+      await counted();
     };
   };
   return {
@@ -113,9 +137,7 @@ export async function mixedEndpoint(
     requests,
     expect: 200,
     around,
-    note: () => {
-      const rate = hits + misses > 0 ? `${((100 * hits) / (hits + misses)).toFixed(1)}%` : '-';
-      return `cache hit rate ${rate}, ${writes} writes${failures > 0 ? `, ${failures} FAILED (${failure})` : ''}`;
-    },
+    note: () =>
+      `cache hit rate ${cache.rate()}, ${writes} writes${failures > 0 ? `, ${failures} FAILED (${failure})` : ''}`,
   };
 }

@@ -131,14 +131,6 @@ async function readAtMost(stream: Readable, max: number): Promise<Buffer | null>
   return Buffer.concat(chunks);
 }
 
-/** What the tools call: the services behind the HTTP routes. */
-export interface McpToolServices {
-  resolution: TaskResolutionService;
-  policy: TaskToolPolicyService;
-  sources: McpSources;
-  logger: AppLogger;
-}
-
 export class McpToolServer {
   private readonly pipe: ValidationPipe = createValidationPipe();
   /**
@@ -147,14 +139,12 @@ export class McpToolServer {
    */
   private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-  private readonly resolution: TaskResolutionService;
-  private readonly policy: TaskToolPolicyService;
-  private readonly sources: McpSources;
-  private readonly logger: AppLogger;
-
-  constructor(services: McpToolServices) {
-    ({ resolution: this.resolution, policy: this.policy, sources: this.sources, logger: this.logger } = services);
-  }
+  constructor(
+    private readonly resolution: TaskResolutionService,
+    private readonly policy: TaskToolPolicyService,
+    private readonly sources: McpSources,
+    private readonly logger: AppLogger,
+  ) {}
 
   /** A transport for one stateless POST, answered as JSON. */
   transport(): StreamableHTTPServerTransport {

@@ -35,8 +35,7 @@ export class McpTools {
     if (!this.loaded) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use on purpose, see the top
       const { McpToolServer } = require('./mcp-server') as typeof McpServerModule;
-      const { resolution, policy, sources, logger } = this;
-      this.loaded = new McpToolServer({ resolution, policy, sources, logger });
+      this.loaded = new McpToolServer(this.resolution, this.policy, this.sources, this.logger);
     }
     return this.loaded;
   }

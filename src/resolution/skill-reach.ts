@@ -1,7 +1,7 @@
 // Which skills a task's resolution may look at, in two parts: what the team's ghosts reach (the
 // same for every task of the team, so it can be kept per team) and what the task adds (its
 // subscription, its labels, a message). Pure functions over the loaded facts; the skill query
-// (ResolutionFactsRepository.loadSkills) and `reaches` below select the same rows.
+// (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
 import {
   DEFAULT_NAMESPACE,
   ExplicitSelection,
