@@ -11,7 +11,15 @@ function jsonString(value: string): string {
   return PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
 }
 
-export function canonicalJson(value: unknown): string {
+/**
+ * Texts already written for objects that are never changed once made (a resolution's refs): used
+ * as they are, so an object shared by many answers is written once. A WeakMap is one.
+ */
+export interface KnownTexts {
+  get(value: object): string | undefined;
+}
+
+export function canonicalJson(value: unknown, known?: KnownTexts): string {
   switch (typeof value) {
     case 'string':
       return jsonString(value);
@@ -22,32 +30,44 @@ export function canonicalJson(value: unknown): string {
       return JSON.stringify(value);
     case 'object':
       if (value === null) return 'null';
-      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+      return (
+        known?.get(value) ??
+        (Array.isArray(value) ? canonicalArray(value, known) : canonicalObject(value as Record<string, unknown>, known))
+      );
     default:
       throw new Error(`canonical JSON has no representation for ${typeof value}`);
   }
 }
 
 // Built by concatenation: the resolution's fingerprint hashes a few hundred values per answer.
-function canonicalArray(values: unknown[]): string {
+function canonicalArray(values: unknown[], known?: KnownTexts): string {
   let out = '[';
-  for (let i = 0; i < values.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(values[i]);
+  for (let i = 0; i < values.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(values[i], known);
   return `${out}]`;
 }
 
-function canonicalObject(value: Record<string, unknown>): string {
+function canonicalObject(value: Record<string, unknown>, known?: KnownTexts): string {
   // The default sort compares UTF-16 code units, as RFC 8785 requires; undefined members are left out.
   const keys = Object.keys(value).sort();
   let out = '{';
   for (const key of keys) {
     const member = value[key];
     if (member === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${canonicalJson(member)}`;
+    out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${canonicalJson(member, known)}`;
   }
   return `${out}}`;
 }
 
+/**
+ * The same text in one piece. V8 keeps a concatenation as a tree of its parts, which every text
+ * later built from it walks again when it is hashed or written: a text kept to be reused many
+ * times is better copied flat once (a JSON round trip of a string is exact).
+ */
+export function inOnePiece(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 /** `sha256:<hex>` of the canonical JSON of `value`. */
-export function canonicalDigest(value: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex')}`;
+export function canonicalDigest(value: unknown, known?: KnownTexts): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(value, known), 'utf8').digest('hex')}`;
 }

@@ -1,4 +1,4 @@
-import { Resolution } from '../resolver';
+import { refsRecordJson, Resolution } from '../resolver';
 import { ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
 
 /** CONTRACT §5.3, field by field (the resolver's `user_selected_skills` is not part of it). */
@@ -14,6 +14,21 @@ export function toTaskSkillsDto(r: Resolution): TaskSkillsDto {
     unresolved: r.unresolved,
     fingerprint: r.fingerprint,
   };
+}
+
+/**
+ * `JSON.stringify(toTaskSkillsDto(r))`, byte for byte, with the refs records as the resolver wrote
+ * them (each ref once for every answer that shares it: a team's ghosts decide once for all its tasks).
+ */
+export function taskSkillsJson(r: Resolution): string {
+  const dto = toTaskSkillsDto(r);
+  let out = '';
+  for (const key of Object.keys(dto) as Array<keyof TaskSkillsDto>) {
+    const text =
+      key === 'skill_refs' || key === 'preload_skill_refs' ? refsRecordJson(dto[key]) : JSON.stringify(dto[key]);
+    out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
 }
 
 /** CONTRACT §5.4: `skill_names` is the resolved `skills`. */

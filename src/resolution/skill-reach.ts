@@ -9,7 +9,6 @@ import {
   parseTaskSelections,
   pinnedVersion,
   SkillFacts,
-  VersionFacts,
 } from '../resolver';
 import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
 
@@ -105,15 +104,4 @@ export function reachFilter(reach: SkillReach): (skill: SkillFacts) => boolean {
     if (skill.namespace !== DEFAULT_NAMESPACE) return groups.has(skill.namespace);
     return skill.ownerUserId !== null && owners.has(skill.ownerUserId);
   };
-}
-
-/** Both lists' skills, once each; a skill in both has the versions either one loaded. */
-export function mergeSkills(a: readonly SkillFacts[], b: readonly SkillFacts[]): SkillFacts[] {
-  const byId = new Map<number, SkillFacts>(a.map((s) => [s.id, s]));
-  for (const skill of b) {
-    const known = byId.get(skill.id);
-    const versions: Record<number, VersionFacts> = known ? { ...known.versions, ...skill.versions } : skill.versions;
-    byId.set(skill.id, known ? { ...skill, versions } : skill);
-  }
-  return [...byId.values()];
 }

@@ -8,11 +8,21 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
-import { effectiveRole, GhostFacts, Identity, plainIdentity, Resolution, resolveTask, SkillFacts } from '../resolver';
+import {
+  decideGhosts,
+  effectiveRole,
+  GhostDecisions,
+  GhostFacts,
+  Identity,
+  plainIdentity,
+  Resolution,
+  resolveTask,
+  SkillFacts,
+} from '../resolver';
 import { canReadTask } from '../tasks/task-access';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import { ResolutionFactsRepository, TaskFactsRead, TaskSelectionFacts } from './resolution-facts.repository';
-import { ghostReach, mergeSkills, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
+import { ghostReach, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
 
 export type { Message } from './skill-reach';
 
@@ -24,6 +34,8 @@ interface TeamFacts {
   identities: Record<number, Identity>;
   /** Every skill the ghosts reach. */
   skills: SkillFacts[];
+  /** What the ghosts decide, the same for every task of the team. */
+  decisions: GhostDecisions;
 }
 
 /** How many teams (the most recently used) the facts query is told to leave the ghosts of. */
@@ -100,20 +112,23 @@ export class TaskResolutionService {
     started: Started,
     manager?: EntityManager,
   ): Promise<{ resolution: Resolution; ghostIds: number[] }> {
-    const { facts, team } = await this.factsWithTeam(principal, taskId, manager);
-    const skills = await this.loadSkills(facts, team, message, started, manager);
-    const resolution = resolveTask({
-      taskId: facts.task.id,
-      taskCreatorUserId: facts.task.ownerUserId,
-      teamId: facts.task.teamId,
-      teamNamespace: facts.team?.namespace ?? null,
-      ghosts: facts.ghosts,
-      subscription: facts.subscription,
-      labels: facts.task.labels,
-      message,
-      identities: facts.identities,
-      skills,
-    });
+    const { facts, team: known } = await this.factsWithTeam(principal, taskId, manager);
+    const { skills, team } = await this.loadSkills(facts, known, message, started, manager);
+    const resolution = resolveTask(
+      {
+        taskId: facts.task.id,
+        taskCreatorUserId: facts.task.ownerUserId,
+        teamId: facts.task.teamId,
+        teamNamespace: facts.team?.namespace ?? null,
+        ghosts: facts.ghosts,
+        subscription: facts.subscription,
+        labels: facts.task.labels,
+        message,
+        identities: facts.identities,
+        skills,
+      },
+      team?.decisions,
+    );
     return { resolution, ghostIds: facts.ghostIds };
   }
 
@@ -140,29 +155,40 @@ export class TaskResolutionService {
     return { facts: { ...read, ghosts: team.ghosts, ghostIds: team.ghostIds, identities }, team };
   }
 
-  /** Every skill the task's selections may reach; a team's entry is filled on the way. */
+  /**
+   * The skills the resolver needs, and the team's entry, filled on the way: every skill the task's
+   * selections may reach, or with the team's entry (its ghosts decided) only what the task adds.
+   */
   private async loadSkills(
     facts: TaskSelectionFacts,
     team: TeamFacts | undefined,
     message: Message | null,
     started: Started,
     manager?: EntityManager,
-  ): Promise<SkillFacts[]> {
+  ): Promise<{ skills: SkillFacts[]; team?: TeamFacts }> {
     const own = taskReach(facts, message);
-    if (team) return mergeSkills(team.skills, reachesNothing(own) ? [] : await this.facts.loadSkills(own));
+    // The ghosts have decided already: only the sources above them look skills up.
+    if (team) return { skills: reachesNothing(own) ? [] : await this.facts.loadSkills(own), team };
     const ghosts = ghostReach(facts);
     const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
-    if (!manager && facts.team) {
-      const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
-      const entry: TeamFacts = {
+    if (manager || !facts.team) return { skills };
+    const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
+    const identities = Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id))));
+    const teamSkills = skills.filter(reachFilter(ghosts));
+    const entry: TeamFacts = {
+      ghosts: facts.ghosts,
+      ghostIds: facts.ghostIds,
+      identities,
+      skills: teamSkills,
+      decisions: decideGhosts({
+        teamNamespace: facts.team.namespace,
         ghosts: facts.ghosts,
-        ghostIds: facts.ghostIds,
-        identities: Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id)))),
-        skills: skills.filter(reachFilter(ghosts)),
-      };
-      this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
-    }
-    return skills;
+        identities,
+        skills: teamSkills,
+      }),
+    };
+    this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
+    return { skills, team: entry };
   }
 
   /**

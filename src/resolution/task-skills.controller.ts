@@ -12,7 +12,7 @@ import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { EXECUTION_REQUEST_EXAMPLES } from '../tasks/dto/task.dto';
 import { ExecutionRequestBody, ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
 import { ExecutionRequestsService } from './execution-requests.service';
-import { toTaskSkillsDto } from './resolution.mapper';
+import { taskSkillsJson } from './resolution.mapper';
 import { TaskResolutionService } from './task-resolution.service';
 
 function notModified(res: Response, fingerprint: string): undefined {
@@ -57,14 +57,16 @@ export class TaskSkillsController {
     @Param('id', TaskIdPipe) id: number,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<TaskSkillsDto | undefined> {
+  ): Promise<string | undefined> {
     res.setHeader('Cache-Control', 'private, no-cache');
     const known = ifNoneMatch ? this.resolution.knownFingerprint(principal, id) : undefined;
     if (known && ifNoneMatchHits(ifNoneMatch, known)) return notModified(res, known);
-    const resolved = toTaskSkillsDto(await this.resolution.resolve(principal, id));
+    const resolved = await this.resolution.resolve(principal, id);
     if (ifNoneMatchHits(ifNoneMatch, resolved.fingerprint)) return notModified(res, resolved.fingerprint);
     res.setHeader('ETag', quoteEtag(resolved.fingerprint));
-    return resolved;
+    // A TaskSkillsDto, written as res.json would write it (the same bytes and Content-Type).
+    res.type('json');
+    return taskSkillsJson(resolved);
   }
 
   @Post('tasks/:id/execution-requests')

@@ -13,7 +13,13 @@ export {
   storedSelections,
 } from './selections';
 export { isNamespaceName, isRowNumber, isSkillName } from './names';
-export { resolveTask } from './resolve-task';
+export {
+  decideGhosts,
+  type GhostDecisionFacts,
+  type GhostDecisions,
+  refsRecordJson,
+  resolveTask,
+} from './resolve-task';
 export {
   type GhostSaveFacts,
   type GhostSaveResult,

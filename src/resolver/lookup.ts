@@ -26,14 +26,17 @@ function fail(reason: UnresolvedReason): RefOutcome {
   return { ok: false, reason };
 }
 
-/** The ref to `skill` at its latest version, or at `pinned` when that version exists. */
+/**
+ * The ref to `skill` at its latest version, or at `pinned` when that version exists. The ref is
+ * frozen: answers share it (a team's ghosts decide once for all its tasks) and keep its texts.
+ */
 export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
   const version = pinned === undefined ? skill.latest : ownValue(skill.versions, pinned);
   if (!version) return fail('VERSION_NOT_FOUND');
   return {
     ok: true,
     skill,
-    ref: {
+    ref: Object.freeze({
       skill_id: skill.id,
       namespace: skill.namespace,
       is_public: skill.isPublic,
@@ -42,7 +45,7 @@ export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
       pinned: pinned !== undefined,
       allowed_tools: version.allowedTools,
       requires: version.requires,
-    },
+    }),
   };
 }
 

@@ -11,14 +11,16 @@ export function scopeOf(skill: SkillFacts): SkillScope {
   return { kind: 'group', namespace: skill.namespace };
 }
 
+/** One key per scope and name, never shared by two: only the name, last, is free text. */
 function scopeKey(scope: SkillScope, name: string): string {
   switch (scope.kind) {
     case 'personal':
-      return JSON.stringify(['personal', scope.ownerUserId, name]);
+      return `u${scope.ownerUserId}:${name}`;
     case 'group':
-      return JSON.stringify(['group', scope.namespace, name]);
+      // The length marks where the namespace ends, whatever either one holds.
+      return `g${scope.namespace.length}:${scope.namespace}:${name}`;
     case 'public':
-      return JSON.stringify(['public', name]);
+      return `p:${name}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { canonicalDigest, canonicalJson } from '../../src/common/canonical-json';
+import { canonicalDigest, canonicalJson, inOnePiece } from '../../src/common/canonical-json';
 
 describe('canonicalJson (RFC 8785)', () => {
   it.each([
@@ -25,6 +25,25 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(text)).toBe(JSON.stringify(text));
     expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
   });
+
+  it('uses the texts it is given for known objects, and writes the others', () => {
+    const ref = { b: 1, a: 2 };
+    const known = new Map<object, string>([[ref, '{"a":2,"b":1}']]);
+    expect(canonicalJson({ z: ref, y: [ref, { d: 1, c: 2 }] }, known)).toBe(
+      '{"y":[{"a":2,"b":1},{"c":2,"d":1}],"z":{"a":2,"b":1}}',
+    );
+    // The text is taken as given: the caller answers for it.
+    expect(canonicalJson([ref], new Map([[ref, 'X']]))).toBe('[X]');
+    expect(canonicalDigest({ z: ref }, known)).toBe(canonicalDigest({ z: ref }));
+  });
+
+  it.each(['', 'plain', 'café \u{1F600}', 'x\ud800', 'a'.repeat(100) + 'é'.repeat(100)])(
+    'inOnePiece gives the same text back: %j',
+    (text) => {
+      const built = [...text].reduce((out, c) => out + c, '');
+      expect(inOnePiece(built)).toBe(text);
+    },
+  );
 
   it('rejects what JSON cannot carry', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow();

@@ -1,6 +1,9 @@
 // CONTRACT §5.1-§5.4: a task's sources merged into exact refs, told as users' stories.
 import { canonicalDigest } from '../../src/common/canonical-json';
-import { resolveTask } from '../../src/resolver';
+import { toTaskSkillsDto, taskSkillsJson } from '../../src/resolution/resolution.mapper';
+import type { TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
+import { ghostReach, reachFilter, taskReach } from '../../src/resolution/skill-reach';
+import { decideGhosts, refsRecordJson, resolveTask } from '../../src/resolver';
 import type {
   ExplicitSelection,
   GhostFacts,
@@ -415,10 +418,55 @@ const cases: Case[] = [
   },
 ];
 
+/** The same facts as the task statement gives them (for the reach of each part). */
+function selectionFacts(f: ResolutionFacts): TaskSelectionFacts {
+  return {
+    task: { id: f.taskId, teamId: f.teamId, ownerUserId: f.taskCreatorUserId, namespace: 'team-a', labels: f.labels },
+    team: f.teamNamespace === null ? null : { id: f.teamId, namespace: f.teamNamespace },
+    ghosts: f.ghosts,
+    subscription: f.subscription,
+    identities: f.identities,
+    ghostIds: [],
+  };
+}
+
 describe('resolveTask', () => {
   it.each(cases)('$title', ({ facts: overrides, expected }) => {
     const actual = summary(resolveTask(facts(overrides)));
     expect(actual).toEqual({ ...actual, ...expected });
+  });
+
+  // How a task of a known team is resolved: the team's ghosts decided once, over the skills they
+  // reach, and only the skills the task's own selections reach looked up.
+  it.each(cases)("a team's decisions, kept and reused, answer the same byte for byte: $title", ({ facts: over }) => {
+    const f = facts(over);
+    const full = resolveTask(f);
+    const selection = selectionFacts(f);
+    const team = decideGhosts({ ...f, skills: f.skills.filter(reachFilter(ghostReach(selection))) });
+    const own = f.skills.filter(reachFilter(taskReach(selection, f.message)));
+    const first = resolveTask({ ...f, skills: own }, team);
+    const again = resolveTask({ ...f, skills: own }, team);
+    for (const split of [first, again]) {
+      expect(split).toEqual(full);
+      expect(split.fingerprint).toBe(full.fingerprint);
+      expect(taskSkillsJson(split)).toBe(JSON.stringify(toTaskSkillsDto(full)));
+    }
+  });
+
+  it.each(cases)('the answer is written as JSON.stringify writes it: $title', ({ facts: over }) => {
+    const r = resolveTask(facts(over));
+    expect(refsRecordJson(r.skill_refs)).toBe(JSON.stringify(r.skill_refs));
+    expect(refsRecordJson(r.preload_skill_refs)).toBe(JSON.stringify(r.preload_skill_refs));
+    expect(taskSkillsJson(r)).toBe(JSON.stringify(toTaskSkillsDto(r)));
+  });
+
+  it('names that are array indices are written where JSON.stringify puts them (first, by value)', () => {
+    const numbered = [skill(200, '7', { isPublic: true }), skill(201, '100', { isPublic: true })];
+    const r = resolveTask(facts({ labels: legacy('100', 'a', '7'), skills: [...world, ...numbered] }));
+    expect(r.skills).toEqual(['100', '7', 'a']);
+    expect(Object.keys(r.skill_refs)).toEqual(['7', '100', 'a']);
+    expect(refsRecordJson(r.skill_refs)).toBe(JSON.stringify(r.skill_refs));
+    expect(r.fingerprint).toBe(canonicalDigest((({ fingerprint: _, user_selected_skills: __, ...rest }) => rest)(r)));
   });
 
   it('answers the CONTRACT §5.3 shape, the fingerprint hashing exactly its other fields', () => {

@@ -1,5 +1,5 @@
 import type { SkillReach, TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
-import { ghostReach, mergeSkills, reachFilter, reachOf, taskReach } from '../../src/resolution/skill-reach';
+import { ghostReach, reachFilter, reachOf, taskReach } from '../../src/resolution/skill-reach';
 import type { SkillFacts } from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 
@@ -30,20 +30,6 @@ describe('reachFilter (the rows the skill query selects, in memory)', () => {
     ['a deleted skill is selected like any other', skill(7, 'pdf', { owner: 7 }, { deleted: true }), true],
   ])('%s', (_what, candidate, selected) => {
     expect(reachFilter(REACH)(candidate)).toBe(selected);
-  });
-});
-
-describe('mergeSkills', () => {
-  it('keeps each skill once, with the versions either list loaded', () => {
-    const older = skill(1, 'pdf', { isPublic: true }, { versions: 3 });
-    const pinnedTwo = { ...older, versions: { 2: older.versions[2], 3: older.versions[3] } };
-    const pinnedOne = { ...older, versions: { 1: older.versions[1], 3: older.versions[3] } };
-    const other = skill(2, 'xlsx', { isPublic: true });
-    const merged = mergeSkills([pinnedTwo, other], [pinnedOne]);
-    expect(merged.map((s) => s.id).sort()).toEqual([1, 2]);
-    expect(Object.keys(merged.find((s) => s.id === 1)!.versions)).toEqual(['1', '2', '3']);
-    // The inputs are left as they were.
-    expect(Object.keys(pinnedTwo.versions)).toEqual(['2', '3']);
   });
 });
 
