@@ -1,4 +1,4 @@
-import { refsRecordJson, Resolution } from '../resolver';
+import { resolutionJson, Resolution } from '../resolver';
 import { ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
 
 /** CONTRACT §5.3, field by field (the resolver's `user_selected_skills` is not part of it). */
@@ -17,16 +17,14 @@ export function toTaskSkillsDto(r: Resolution): TaskSkillsDto {
 }
 
 /**
- * `JSON.stringify(toTaskSkillsDto(r))`, byte for byte, with the refs records as the resolver wrote
+ * `JSON.stringify(toTaskSkillsDto(r))`, byte for byte, with the parts the resolver wrote as it made
  * them (each ref once for every answer that shares it: a team's ghosts decide once for all its tasks).
  */
 export function taskSkillsJson(r: Resolution): string {
   const dto = toTaskSkillsDto(r);
   let out = '';
   for (const key of Object.keys(dto) as Array<keyof TaskSkillsDto>) {
-    const text =
-      key === 'skill_refs' || key === 'preload_skill_refs' ? refsRecordJson(dto[key]) : JSON.stringify(dto[key]);
-    out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`;
+    out += `${out ? ',' : ''}${JSON.stringify(key)}:${resolutionJson(dto[key])}`;
   }
   return `{${out}}`;
 }

@@ -17,7 +17,7 @@ export {
   decideGhosts,
   type GhostDecisionFacts,
   type GhostDecisions,
-  refsRecordJson,
+  resolutionJson,
   resolveTask,
 } from './resolve-task';
 export {

@@ -26,13 +26,33 @@ interface Decision {
 
 type Decisions = Map<string, Decision>;
 
+/** A resolved name as a member of a refs record (`"name":{...}`), canonical and as JSON.stringify writes it. */
+interface MemberTexts {
+  readonly canonical: string;
+  readonly json: string;
+}
+
+/**
+ * One map's decisions in canonical name order (UTF-16 code units, the order RFC 8785 gives keys),
+ * with the member texts of those that resolved.
+ */
+interface Ordered {
+  readonly names: readonly string[];
+  readonly decisions: readonly Decision[];
+  readonly texts: ReadonlyArray<MemberTexts | undefined>;
+}
+
 /**
  * What a team's ghosts decide, before any source above them: the same for every task of the team
  * (their owners act for them, in the team's namespace), so it may be computed once and shared.
+ * Kept in answer order, with its texts written, so a task's answer only merges its own names in.
  */
 export interface GhostDecisions {
-  readonly skills: ReadonlyMap<string, Decision>;
-  readonly preload: ReadonlyMap<string, Decision>;
+  /** The `skills` map: every name a ghost lists or preloads. */
+  readonly skills: Ordered;
+  readonly preload: Ordered;
+  /** What `unresolved` says of the ghosts' names, in name order. */
+  readonly unresolved: readonly Unresolved[];
 }
 
 /** All the ghosts' decisions depend on: `skills` needs hold only what the ghosts reach. */
@@ -70,7 +90,30 @@ export function decideGhosts(
       }
     }
   }
-  return { skills, preload };
+  const skillsOrder = ordered(skills);
+  const unresolved: Unresolved[] = [];
+  skillsOrder.names.forEach((name, i) => {
+    const failed = unresolvedOf(name, skillsOrder.decisions[i], preload.get(name));
+    if (failed) unresolved.push(failed);
+  });
+  return { skills: skillsOrder, preload: ordered(preload), unresolved };
+}
+
+/** The skills-map decision speaks first; a preload failure shows only when that one resolved. */
+function unresolvedOf(name: string, inSkills: Decision, inPreload: Decision | undefined): Unresolved | undefined {
+  const failed = [inSkills, inPreload].find((d) => d !== undefined && !d.outcome.ok);
+  return failed && !failed.outcome.ok ? { name, source: failed.source, reason: failed.outcome.reason } : undefined;
+}
+
+/** A ghost's decisions serve every task of its team: their texts are written once and kept in one piece. */
+function ordered(decisions: Decisions): Ordered {
+  const names = sorted(decisions.keys());
+  const inOrder = names.map((name) => decisions.get(name)!);
+  const texts = names.map((name, i) => {
+    const texts = memberTexts(name, inOrder[i]);
+    return texts && { canonical: inOnePiece(texts.canonical), json: inOnePiece(texts.json) };
+  });
+  return { names, decisions: inOrder, texts };
 }
 
 function identityOf(identities: Record<number, Identity>, userId: number): Identity {
@@ -90,11 +133,9 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
   const identity = (userId: number): Identity => identityOf(facts.identities, userId);
 
   const decided = ghosts ?? decideGhosts(facts, catalog());
-  const skillsMap: Decisions = new Map(decided.skills);
-  const preloadMap: Decisions = new Map(decided.preload);
-
   // Above the ghosts each source enters both maps and overrides whatever a lower source decided,
   // whether its own selection resolves or not.
+  const above: Decisions = new Map();
   if (facts.subscription) {
     const owner = identity(facts.subscription.ownerUserId);
     decideAbove(
@@ -129,7 +170,7 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     );
   }
 
-  const { fields, known } = output(facts, namespace, skillsMap, preloadMap);
+  const { fields, known } = output(facts, namespace, decided, above);
   const userSelected = [...selectedNames(taskSelections), ...(facts.message?.selections.map((s) => s.name) ?? [])];
   return {
     ...fields,
@@ -140,9 +181,7 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
   function decideAbove(source: SelectionSource, entries: Entry[]): void {
     // Within one source a repeated name does not override its first entry.
     for (const entry of firstOfEachName(entries, (e) => e.name)) {
-      const decision: Decision = { source, outcome: entry.resolve() };
-      skillsMap.set(entry.name, decision);
-      preloadMap.set(entry.name, decision);
+      above.set(entry.name, { source, outcome: entry.resolve() });
     }
   }
 
@@ -166,20 +205,34 @@ function sorted(names: Iterable<string>): string[] {
   return [...new Set(names)].sort();
 }
 
-/** A resolved name as a member of a refs record (`"name":{...}`), canonical and as JSON.stringify writes it. */
-interface MemberTexts {
-  readonly canonical: string;
-  readonly json: string;
+function memberTexts(name: string, decision: Decision): MemberTexts | undefined {
+  if (!decision.outcome.ok) return undefined;
+  const key = `${JSON.stringify(name)}:`;
+  return { canonical: key + canonicalJson(decision.outcome.ref), json: key + JSON.stringify(decision.outcome.ref) };
 }
 
-/**
- * Written once per decision: a decision is made for one name and never changed, and a team's
- * ghosts' decisions serve every task of the team (see decideGhosts).
- */
-const memberTexts = new WeakMap<Decision, MemberTexts>();
+/** `base` with the names decided above the ghosts (`names`, sorted) merged in, their decisions winning. */
+function withAbove(base: Ordered, names: readonly string[], above: Decisions): Ordered {
+  if (names.length === 0) return base;
+  const out = { names: [] as string[], decisions: [] as Decision[], texts: [] as Array<MemberTexts | undefined> };
+  const push = (name: string, decision: Decision, texts: MemberTexts | undefined): void => {
+    out.names.push(name);
+    out.decisions.push(decision);
+    out.texts.push(texts);
+  };
+  let i = 0;
+  for (const name of names) {
+    for (; i < base.names.length && base.names[i] < name; i++) push(base.names[i], base.decisions[i], base.texts[i]);
+    if (i < base.names.length && base.names[i] === name) i++;
+    const decision = above.get(name)!;
+    push(name, decision, memberTexts(name, decision));
+  }
+  for (; i < base.names.length; i++) push(base.names[i], base.decisions[i], base.texts[i]);
+  return out;
+}
 
-/** The JSON texts of the refs records resolveTask made (see refsRecordJson). */
-const recordTexts = new WeakMap<Record<string, SkillRef>, string>();
+/** The JSON texts of the parts of answers resolveTask made (see resolutionJson). */
+const partTexts = new WeakMap<object, string>();
 
 /** True for a name JSON.stringify may not write in insertion order: it lists array indices (`42`) first. */
 function mayBeArrayIndex(name: string): boolean {
@@ -187,80 +240,90 @@ function mayBeArrayIndex(name: string): boolean {
   return first >= 0x30 && first <= 0x39 && /^[0-9]+$/.test(name);
 }
 
-function memberTextsOf(name: string, decision: Decision, ref: SkillRef): MemberTexts {
-  let texts = memberTexts.get(decision);
-  if (!texts) {
-    const key = `${JSON.stringify(name)}:`;
-    const canonical = key + canonicalJson(ref);
-    const json = key + JSON.stringify(ref);
-    // A ghost's decision serves every task of its team: its texts are worth keeping in one piece.
-    texts =
-      decision.source === 'ghost' ? { canonical: inOnePiece(canonical), json: inOnePiece(json) } : { canonical, json };
-    memberTexts.set(decision, texts);
-  }
-  return texts;
-}
-
-/** The resolved names' refs, and their canonical text (names are given in canonical order). */
-function refsOf(names: string[], decisions: Decisions): { record: Record<string, SkillRef>; canonical: string } {
+/** The resolved names' refs, and their canonical text. */
+function refsOf(order: Ordered): { record: Record<string, SkillRef>; canonical: string } {
   const record: Record<string, SkillRef> = {};
   let canonical = '';
   let json = '';
   let insertionOrder = true;
-  for (const name of names) {
-    const decision = decisions.get(name);
-    if (!decision?.outcome.ok) continue;
-    const { ref } = decision.outcome;
+  for (let i = 0; i < order.names.length; i++) {
+    const { outcome } = order.decisions[i];
+    const texts = order.texts[i];
+    if (!outcome.ok || !texts) continue;
+    const name = order.names[i];
     // An own property whatever the name: `__proto__` would set the prototype.
-    if (name === '__proto__')
-      Object.defineProperty(record, name, { value: ref, enumerable: true, writable: true, configurable: true });
-    else record[name] = ref;
-    const texts = memberTextsOf(name, decision, ref);
+    if (name === '__proto__') {
+      Object.defineProperty(record, name, { value: outcome.ref, enumerable: true, writable: true, configurable: true });
+    } else {
+      record[name] = outcome.ref;
+    }
     const comma = canonical === '' ? '' : ',';
     canonical += comma + texts.canonical;
     json += comma + texts.json;
     if (insertionOrder && mayBeArrayIndex(name)) insertionOrder = false;
   }
-  if (insertionOrder) recordTexts.set(record, `{${json}}`);
+  if (insertionOrder) partTexts.set(record, `{${json}}`);
   return { record, canonical: `{${canonical}}` };
 }
 
 /**
- * `JSON.stringify(record)` for a refs record of a resolution: written as the resolution was made
- * when resolveTask made it (a record is never changed once made).
+ * `JSON.stringify(value)` for a part of a resolution (a refs record, a list of names): written as
+ * the answer was made when resolveTask made it (a part is never changed once made).
  */
-export function refsRecordJson(record: Record<string, SkillRef>): string {
-  return recordTexts.get(record) ?? JSON.stringify(record);
+export function resolutionJson(value: unknown): string {
+  return (typeof value === 'object' && value !== null && partTexts.get(value)) || JSON.stringify(value);
+}
+
+/** A list of names, written once: as JSON and canonically it is the same text. */
+function namesOf(order: Ordered): { names: string[]; text: string } {
+  const names = [...order.names];
+  const text = JSON.stringify(names);
+  partTexts.set(names, text);
+  return { names, text };
 }
 
 /**
  * Every hashed field of the answer (CONTRACT §5.3): exactly what the fingerprint covers; and the
- * canonical texts of its refs records, for the fingerprint.
+ * canonical texts of its parts, for the fingerprint.
  */
-function output(facts: ResolutionFacts, namespace: string, skillsMap: Decisions, preloadMap: Decisions) {
-  const skills = sorted([...skillsMap.keys(), ...preloadMap.keys()]);
-  const preloadSkills = sorted(preloadMap.keys());
-  const unresolved: Unresolved[] = [];
-  for (const name of skills) {
-    // The skills-map decision speaks first; a preload failure shows only when that one resolved.
-    const failed = [skillsMap.get(name), preloadMap.get(name)].find((d) => d !== undefined && !d.outcome.ok);
-    if (failed && !failed.outcome.ok) unresolved.push({ name, source: failed.source, reason: failed.outcome.reason });
-  }
-  const skillRefs = refsOf(skills, skillsMap);
-  const preloadRefs = refsOf(preloadSkills, preloadMap);
+function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecisions, above: Decisions) {
+  const aboveNames = sorted(above.keys());
+  const skillsOrder = withAbove(ghosts.skills, aboveNames, above);
+  const preloadOrder = withAbove(ghosts.preload, aboveNames, above);
+  const skills = namesOf(skillsOrder);
+  const preloadSkills = namesOf(preloadOrder);
+  const skillRefs = refsOf(skillsOrder);
+  const preloadRefs = refsOf(preloadOrder);
   const fields = {
     task_id: facts.taskId,
     team_id: facts.teamId,
     team_namespace: namespace,
-    skills,
-    preload_skills: preloadSkills,
+    skills: skills.names,
+    preload_skills: preloadSkills.names,
     skill_refs: skillRefs.record,
     preload_skill_refs: preloadRefs.record,
-    unresolved,
+    unresolved: unresolvedWith(ghosts.unresolved, aboveNames, above),
   };
   const known = new Map<object, string>([
+    [skills.names, skills.text],
+    [preloadSkills.names, preloadSkills.text],
     [skillRefs.record, skillRefs.canonical],
     [preloadRefs.record, preloadRefs.canonical],
   ]);
   return { fields, known };
+}
+
+/** The ghosts' failures but for the names decided above them, and those names' own, in name order. */
+function unresolvedWith(ghosts: readonly Unresolved[], names: readonly string[], above: Decisions): Unresolved[] {
+  const out: Unresolved[] = [];
+  let i = 0;
+  for (const name of names) {
+    for (; i < ghosts.length && ghosts[i].name < name; i++) out.push({ ...ghosts[i] });
+    if (i < ghosts.length && ghosts[i].name === name) i++;
+    const decision = above.get(name)!;
+    const failed = unresolvedOf(name, decision, decision);
+    if (failed) out.push(failed);
+  }
+  for (; i < ghosts.length; i++) out.push({ ...ghosts[i] });
+  return out;
 }

@@ -3,7 +3,7 @@ import { canonicalDigest } from '../../src/common/canonical-json';
 import { toTaskSkillsDto, taskSkillsJson } from '../../src/resolution/resolution.mapper';
 import type { TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
 import { ghostReach, reachFilter, taskReach } from '../../src/resolution/skill-reach';
-import { decideGhosts, refsRecordJson, resolveTask } from '../../src/resolver';
+import { decideGhosts, resolutionJson, resolveTask } from '../../src/resolver';
 import type {
   ExplicitSelection,
   GhostFacts,
@@ -418,6 +418,12 @@ const cases: Case[] = [
   },
 ];
 
+/** The fields the fingerprint covers, written out by the generic canonical JSON. */
+function hashed(r: Resolution): Omit<Resolution, 'fingerprint' | 'user_selected_skills'> {
+  const { fingerprint: _, user_selected_skills: __, ...rest } = r;
+  return rest;
+}
+
 /** The same facts as the task statement gives them (for the reach of each part). */
 function selectionFacts(f: ResolutionFacts): TaskSelectionFacts {
   return {
@@ -453,20 +459,25 @@ describe('resolveTask', () => {
     }
   });
 
-  it.each(cases)('the answer is written as JSON.stringify writes it: $title', ({ facts: over }) => {
-    const r = resolveTask(facts(over));
-    expect(refsRecordJson(r.skill_refs)).toBe(JSON.stringify(r.skill_refs));
-    expect(refsRecordJson(r.preload_skill_refs)).toBe(JSON.stringify(r.preload_skill_refs));
-    expect(taskSkillsJson(r)).toBe(JSON.stringify(toTaskSkillsDto(r)));
-  });
+  it.each(cases)(
+    'the answer is written as JSON.stringify writes it, and hashed as written: $title',
+    ({ facts: over }) => {
+      const r = resolveTask(facts(over));
+      for (const part of [r.skills, r.preload_skills, r.skill_refs, r.preload_skill_refs, r.unresolved]) {
+        expect(resolutionJson(part)).toBe(JSON.stringify(part));
+      }
+      expect(taskSkillsJson(r)).toBe(JSON.stringify(toTaskSkillsDto(r)));
+      expect(r.fingerprint).toBe(canonicalDigest(hashed(r)));
+    },
+  );
 
   it('names that are array indices are written where JSON.stringify puts them (first, by value)', () => {
     const numbered = [skill(200, '7', { isPublic: true }), skill(201, '100', { isPublic: true })];
     const r = resolveTask(facts({ labels: legacy('100', 'a', '7'), skills: [...world, ...numbered] }));
     expect(r.skills).toEqual(['100', '7', 'a']);
     expect(Object.keys(r.skill_refs)).toEqual(['7', '100', 'a']);
-    expect(refsRecordJson(r.skill_refs)).toBe(JSON.stringify(r.skill_refs));
-    expect(r.fingerprint).toBe(canonicalDigest((({ fingerprint: _, user_selected_skills: __, ...rest }) => rest)(r)));
+    expect(resolutionJson(r.skill_refs)).toBe(JSON.stringify(r.skill_refs));
+    expect(r.fingerprint).toBe(canonicalDigest(hashed(r)));
   });
 
   it('answers the CONTRACT §5.3 shape, the fingerprint hashing exactly its other fields', () => {
