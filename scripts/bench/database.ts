@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { BENCH_NODE_ARGS } from './service';
 
 export interface BenchDatabase {
   url: string;
@@ -60,7 +61,9 @@ function embeddedHost(): DatabaseHost {
   return {
     kind: 'embedded PGlite (in memory, its own process)',
     create: async () => {
-      const child = spawn(process.execPath, [EMBEDDED_SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...BENCH_NODE_ARGS, EMBEDDED_SERVER], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
       const url = await firstUrl(child);
       return { url, drop: () => stopChild(child) };
     },
