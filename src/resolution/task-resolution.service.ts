@@ -32,9 +32,7 @@ interface TeamFacts {
   ghostIds: number[];
   /** The ghosts' owners. */
   identities: Record<number, Identity>;
-  /** Every skill the ghosts reach. */
-  skills: SkillFacts[];
-  /** What the ghosts decide, the same for every task of the team. */
+  /** What the ghosts decide over the skills they reach: the same for every task of the team. */
   decisions: GhostDecisions;
 }
 
@@ -61,7 +59,7 @@ export class TaskResolutionService {
    */
   private readonly resolutions: GenerationCache<Resolution>;
   /**
-   * By team id: its ghosts, their owners and the skills they reach. A task nobody resolved yet
+   * By team id: its ghosts, their owners and what the ghosts decide. A task nobody resolved yet
    * then reads its own row without them and loads only the skills its own selections name (none
    * at all when it has none). Dropped on every change, as the resolutions are, and when one of
    * the team's ghosts changes.
@@ -174,17 +172,15 @@ export class TaskResolutionService {
     if (manager || !facts.team) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
     const identities = Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id))));
-    const teamSkills = skills.filter(reachFilter(ghosts));
     const entry: TeamFacts = {
       ghosts: facts.ghosts,
       ghostIds: facts.ghostIds,
       identities,
-      skills: teamSkills,
       decisions: decideGhosts({
         teamNamespace: facts.team.namespace,
         ghosts: facts.ghosts,
         identities,
-        skills: teamSkills,
+        skills: skills.filter(reachFilter(ghosts)),
       }),
     };
     this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
