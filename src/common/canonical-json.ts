@@ -12,8 +12,8 @@ function jsonString(value: string): string {
 }
 
 /**
- * Texts already written for objects that are never changed once made (a resolution's refs): used
- * as they are, so an object shared by many answers is written once. A WeakMap is one.
+ * Texts already written for objects that are never changed once made (parts of a resolution):
+ * used as they are, so an object shared by many answers is written once. A Map or WeakMap is one.
  */
 export interface KnownTexts {
   get(value: object): string | undefined;

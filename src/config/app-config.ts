@@ -49,7 +49,7 @@ export interface AppConfig {
   dbLimits: DatabaseLimits;
   /** Resolutions kept per reader and task until the next change; 0 turns the cache off. */
   resolutionCacheEntries: number;
-  /** Teams whose ghosts, their owners and the skills they reach are kept until the next change; 0 turns it off. */
+  /** Teams whose ghosts, their owners and what the ghosts decide are kept until the next change; 0 turns it off. */
   teamSkillsCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;

@@ -65,6 +65,7 @@ export class TaskResolutionService {
    * the team's ghosts changes.
    */
   private readonly teams: GenerationCache<TeamFacts>;
+  private readonly teamEntries: number;
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -74,6 +75,7 @@ export class TaskResolutionService {
   ) {
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
     this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
+    this.teamEntries = config.teamSkillsCacheEntries;
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
@@ -169,7 +171,8 @@ export class TaskResolutionService {
     if (team) return { skills: reachesNothing(own) ? [] : await this.facts.loadSkills(own), team };
     const ghosts = ghostReach(facts);
     const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
-    if (manager || !facts.team) return { skills };
+    // Inside a transaction nothing is kept; with the teams' entries off there is nowhere to keep it.
+    if (manager || !facts.team || this.teamEntries === 0) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
     const identities = Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id))));
     const entry: TeamFacts = {

@@ -28,7 +28,7 @@ function fail(reason: UnresolvedReason): RefOutcome {
 
 /**
  * The ref to `skill` at its latest version, or at `pinned` when that version exists. The ref is
- * frozen: answers share it (a team's ghosts decide once for all its tasks), and its texts are kept.
+ * frozen: answers share it (a team's ghosts decide once for all its tasks), with its texts written once.
  */
 export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
   const version = pinned === undefined ? skill.latest : ownValue(skill.versions, pinned);

@@ -64,10 +64,14 @@ interface Entry {
   resolve: () => RefOutcome;
 }
 
-/** Among ghosts the first one (member order) that puts a name in a map decides it for that map. */
+/**
+ * Among ghosts the first one (member order) that puts a name in a map decides it for that map.
+ * `kept`: the decisions serve many tasks (a team's entry), so their texts are copied in one piece.
+ */
 export function decideGhosts(
   facts: GhostDecisionFacts,
   catalog: SkillCatalog = new SkillCatalog(facts.skills),
+  kept = true,
 ): GhostDecisions {
   // A gone team leaves no namespace: lookups fall back to `default` (personal, then public).
   const namespace = facts.teamNamespace ?? DEFAULT_NAMESPACE;
@@ -90,13 +94,13 @@ export function decideGhosts(
       }
     }
   }
-  const skillsOrder = ordered(skills);
+  const skillsOrder = ordered(skills, kept);
   const unresolved: Unresolved[] = [];
   skillsOrder.names.forEach((name, i) => {
     const failed = unresolvedOf(name, skillsOrder.decisions[i], preload.get(name));
     if (failed) unresolved.push(failed);
   });
-  return { skills: skillsOrder, preload: ordered(preload), unresolved };
+  return { skills: skillsOrder, preload: ordered(preload, kept), unresolved };
 }
 
 /** The skills-map decision speaks first; a preload failure shows only when that one resolved. */
@@ -105,13 +109,13 @@ function unresolvedOf(name: string, inSkills: Decision, inPreload: Decision | un
   return failed && !failed.outcome.ok ? { name, source: failed.source, reason: failed.outcome.reason } : undefined;
 }
 
-/** A ghost's decisions serve every task of its team: their texts are written once and kept in one piece. */
-function ordered(decisions: Decisions): Ordered {
+/** One map's decisions in name order, each resolved name's texts written once (in one piece when `kept`). */
+function ordered(decisions: Decisions, kept: boolean): Ordered {
   const names = sorted(decisions.keys());
   const inOrder = names.map((name) => decisions.get(name)!);
   const texts = names.map((name, i) => {
     const texts = memberTexts(name, inOrder[i]);
-    return texts && { canonical: inOnePiece(texts.canonical), json: inOnePiece(texts.json) };
+    return texts && kept ? { canonical: inOnePiece(texts.canonical), json: inOnePiece(texts.json) } : texts;
   });
   return { names, decisions: inOrder, texts };
 }
@@ -132,7 +136,7 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
   const namespace = facts.teamNamespace ?? DEFAULT_NAMESPACE;
   const identity = (userId: number): Identity => identityOf(facts.identities, userId);
 
-  const decided = ghosts ?? decideGhosts(facts, catalog());
+  const decided = ghosts ?? decideGhosts(facts, catalog(), false);
   // Above the ghosts each source enters both maps and overrides whatever a lower source decided,
   // whether its own selection resolves or not.
   const above: Decisions = new Map();
@@ -211,23 +215,22 @@ function memberTexts(name: string, decision: Decision): MemberTexts | undefined 
   return { canonical: key + canonicalJson(decision.outcome.ref), json: key + JSON.stringify(decision.outcome.ref) };
 }
 
-/** `base` with the names decided above the ghosts (`names`, sorted) merged in, their decisions winning. */
-function withAbove(base: Ordered, names: readonly string[], above: Decisions): Ordered {
-  if (names.length === 0) return base;
+/** `base` with the names decided above the ghosts (`above`) merged in, their decisions winning. */
+function withAbove(base: Ordered, above: Ordered): Ordered {
+  if (above.names.length === 0) return base;
   const out = { names: [] as string[], decisions: [] as Decision[], texts: [] as Array<MemberTexts | undefined> };
-  const push = (name: string, decision: Decision, texts: MemberTexts | undefined): void => {
-    out.names.push(name);
-    out.decisions.push(decision);
-    out.texts.push(texts);
+  const push = (from: Ordered, i: number): void => {
+    out.names.push(from.names[i]);
+    out.decisions.push(from.decisions[i]);
+    out.texts.push(from.texts[i]);
   };
   let i = 0;
-  for (const name of names) {
-    for (; i < base.names.length && base.names[i] < name; i++) push(base.names[i], base.decisions[i], base.texts[i]);
-    if (i < base.names.length && base.names[i] === name) i++;
-    const decision = above.get(name)!;
-    push(name, decision, memberTexts(name, decision));
+  for (let k = 0; k < above.names.length; k++) {
+    for (; i < base.names.length && base.names[i] < above.names[k]; i++) push(base, i);
+    if (i < base.names.length && base.names[i] === above.names[k]) i++;
+    push(above, k);
   }
-  for (; i < base.names.length; i++) push(base.names[i], base.decisions[i], base.texts[i]);
+  for (; i < base.names.length; i++) push(base, i);
   return out;
 }
 
@@ -286,10 +289,11 @@ function namesOf(order: Ordered): { names: string[]; text: string } {
  * Every hashed field of the answer (CONTRACT §5.3): exactly what the fingerprint covers; and the
  * canonical texts of its parts, for the fingerprint.
  */
-function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecisions, above: Decisions) {
-  const aboveNames = sorted(above.keys());
-  const skillsOrder = withAbove(ghosts.skills, aboveNames, above);
-  const preloadOrder = withAbove(ghosts.preload, aboveNames, above);
+function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecisions, decidedAbove: Decisions) {
+  // Each name decided above the ghosts enters both maps with the same decision.
+  const above = ordered(decidedAbove, false);
+  const skillsOrder = withAbove(ghosts.skills, above);
+  const preloadOrder = withAbove(ghosts.preload, above);
   const skills = namesOf(skillsOrder);
   const preloadSkills = namesOf(preloadOrder);
   const skillRefs = refsOf(skillsOrder);
@@ -302,7 +306,7 @@ function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecision
     preload_skills: preloadSkills.names,
     skill_refs: skillRefs.record,
     preload_skill_refs: preloadRefs.record,
-    unresolved: unresolvedWith(ghosts.unresolved, aboveNames, above),
+    unresolved: unresolvedWith(ghosts.unresolved, above),
   };
   const known = new Map<object, string>([
     [skills.names, skills.text],
@@ -314,14 +318,14 @@ function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecision
 }
 
 /** The ghosts' failures but for the names decided above them, and those names' own, in name order. */
-function unresolvedWith(ghosts: readonly Unresolved[], names: readonly string[], above: Decisions): Unresolved[] {
+function unresolvedWith(ghosts: readonly Unresolved[], above: Ordered): Unresolved[] {
   const out: Unresolved[] = [];
   let i = 0;
-  for (const name of names) {
+  for (let k = 0; k < above.names.length; k++) {
+    const name = above.names[k];
     for (; i < ghosts.length && ghosts[i].name < name; i++) out.push({ ...ghosts[i] });
     if (i < ghosts.length && ghosts[i].name === name) i++;
-    const decision = above.get(name)!;
-    const failed = unresolvedOf(name, decision, decision);
+    const failed = unresolvedOf(name, above.decisions[k], above.decisions[k]);
     if (failed) out.push(failed);
   }
   for (; i < ghosts.length; i++) out.push({ ...ghosts[i] });
