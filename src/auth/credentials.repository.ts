@@ -25,6 +25,13 @@ export interface TaskTokenRow {
   minter_group_roles: GroupRole[] | null;
 }
 
+/**
+ * Written in the background by ApiKeyUsageRecorder, a few seconds after a key was used: not part
+ * of any request (the tests that count a request's statements leave it out).
+ */
+export const TOUCH_API_KEYS_SQL = `UPDATE api_keys SET last_used_at = now()
+  WHERE id = ANY($1::int[]) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+
 const ACTIVE_API_KEY_OWNER: PreparedStatement = {
   name: 'auth_active_api_key_owner',
   text: `SELECT k.id AS key_id, u.id AS user_id, u.user_name, u.role
@@ -63,10 +70,6 @@ export class CredentialsRepository {
 
   /** Stamps last use, at most once a minute per key whatever the number of replicas. */
   async touchApiKeys(keyIds: number[]): Promise<void> {
-    await this.db.query(
-      `UPDATE api_keys SET last_used_at = now()
-        WHERE id = ANY($1::int[]) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-      [keyIds],
-    );
+    await this.db.query(TOUCH_API_KEYS_SQL, [keyIds]);
   }
 }

@@ -20,8 +20,9 @@ describe('writes that cannot change a cached resolution do not drop it', () => {
     await t.close();
   });
 
-  /** The task's skills, and whether answering them took any statement (false: from the cache). */
+  /** The task's skills (every write heard first), and whether they took a statement (false: from the cache). */
   async function read(taskId: number): Promise<{ skills: string[]; queried: boolean }> {
+    await t.heard();
     const { result: res, queries } = await countingQueries(() =>
       t.http.get(`/api/tasks/${taskId}/skills`).set(as(alice.key)),
     );

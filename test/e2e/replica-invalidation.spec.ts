@@ -77,6 +77,8 @@ onServer('caches across replicas', () => {
       );
       return { skills: res.body.skills, queried: queries > 0 };
     };
+    // Filled once A has heard its own writes above (heard later, one would drop the entry).
+    await a.heard();
     await readOnA();
     expect(await readOnA()).toEqual({ skills: ['ghostly-a'], queried: false });
 

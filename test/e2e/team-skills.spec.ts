@@ -22,8 +22,9 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
     await t.close();
   });
 
-  /** The task's answer and the statements it took (the caller's key verified beforehand). */
+  /** The task's answer and the statements it took (every write heard, the caller's key verified first). */
   async function read(taskId: number, who: TestUser = alice): Promise<{ body: any; queries: number }> {
+    await t.heard();
     expect((await t.http.get('/api/users/me').set(as(who.key))).status).toBe(200);
     const { result: res, queries } = await countingQueries(() =>
       t.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key)),

@@ -8,7 +8,8 @@ import { createApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { ChangeGeneration } from '../../src/common/cache/change-generation';
-import { freshDatabase, isServerMode, TestDatabase } from './database';
+import { CHANGE_CHANNEL } from '../../src/common/cache/change-listener';
+import { freshDatabase, isServerMode, TestDatabase, withClient } from './database';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -20,7 +21,35 @@ export interface TestApp {
   http: ReturnType<typeof request>;
   /** Tells the app that rows were written behind its back (as the change listener would). */
   changed(): void;
+  /**
+   * Waits until the app has heard every change committed before the call. On a server, the app
+   * also hears its own writes through the change listener, a little after their answers: heard
+   * then, a write drops what was cached after it. Nothing to wait for on the embedded database.
+   */
+  heard(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Ids for heard(): ghost ids no row has (a notification for one drops nothing cached). */
+let nextMarker = Number.MAX_SAFE_INTEGER;
+
+/**
+ * PostgreSQL delivers notifications in commit order, so once the listener hears a marker sent
+ * now, it has heard every change committed before it.
+ */
+async function heardBy(app: NestExpressApplication, url: string): Promise<void> {
+  const marker = nextMarker--;
+  const heard = new Promise<void>((resolve) =>
+    app.get(ChangeGeneration).onGhostChange((ghostId) => {
+      if (ghostId === marker) resolve();
+    }),
+  );
+  await withClient(url, (c) => c.query(`NOTIFY ${CHANGE_CHANNEL}, 'ghost:${marker}'`));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the change listener did not hear a marker within 5 s')), 5_000);
+  });
+  await Promise.race([heard, late]).finally(() => clearTimeout(timer));
 }
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -44,6 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     logs,
     http: request(server),
     changed: () => app.get(ChangeGeneration).bump(),
+    heard: () => (isServerMode() ? heardBy(app, db.url) : Promise.resolve()),
     close: async () => {
       await app.close();
       await db.drop();
