@@ -23,6 +23,11 @@ export function presentedSecret(req: AuthenticatedRequest): string | undefined {
   return undefined;
 }
 
+/** `req.ip` follows TRUST_PROXY (Express `trust proxy`): the socket's address unless proxies are trusted. */
+function addressOf(req: AuthenticatedRequest): string {
+  return clientKey(req.ip ?? req.socket?.remoteAddress);
+}
+
 @Injectable()
 export class CredentialCheck {
   constructor(
@@ -45,9 +50,8 @@ export class CredentialCheck {
       this.metrics.authFailed('missing');
       throw new DomainError('UNAUTHENTICATED', 'Missing credentials: send Authorization: Bearer <key> or X-API-Key');
     }
-    // `req.ip` follows TRUST_PROXY (Express `trust proxy`): the socket's address unless proxies are trusted.
-    const address = clientKey(req.ip ?? req.socket?.remoteAddress);
-    const wait = this.failures.retryAfterSeconds(address);
+    // Only an address that failed has a window: while none has, no address needs working out.
+    const wait = this.failures.size === 0 ? 0 : this.failures.retryAfterSeconds(addressOf(req));
     if (wait > 0) {
       this.metrics.rateLimited('auth_failures');
       context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(wait));
@@ -56,7 +60,7 @@ export class CredentialCheck {
     if (accept?.(secret)) return 'accepted';
     const principal = secret.length <= MAX_SECRET_LENGTH ? await this.authenticator.authenticate(secret) : null;
     if (!principal) {
-      this.failures.recordFailure(address);
+      this.failures.recordFailure(addressOf(req));
       this.metrics.authFailed('invalid');
       throw new DomainError('UNAUTHENTICATED', 'Invalid, revoked or expired credentials');
     }

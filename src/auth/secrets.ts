@@ -1,5 +1,5 @@
 // Random credentials with a recognisable prefix, stored only as their SHA-256.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'srk_';
 export const TASK_TOKEN_PREFIX = 'srt_';
@@ -11,6 +11,7 @@ export function generateSecret(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
+/** The hex SHA-256 of the secret's UTF-8 bytes: every authenticated request computes it (the cache is keyed by it). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
