@@ -65,7 +65,6 @@ export class TaskResolutionService {
    * the team's ghosts changes.
    */
   private readonly teams: GenerationCache<TeamFacts>;
-  private readonly teamEntries: number;
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -75,7 +74,6 @@ export class TaskResolutionService {
   ) {
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
     this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
-    this.teamEntries = config.teamSkillsCacheEntries;
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
@@ -172,7 +170,7 @@ export class TaskResolutionService {
     const ghosts = ghostReach(facts);
     const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
     // Inside a transaction nothing is kept; with the teams' entries off there is nowhere to keep it.
-    if (manager || !facts.team || this.teamEntries === 0) return { skills };
+    if (manager || !facts.team || !this.teams.keeps) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
     const identities = Object.fromEntries(Object.entries(facts.identities).filter(([id]) => owners.has(Number(id))));
     const entry: TeamFacts = {

@@ -76,6 +76,7 @@ describe('GenerationCache', () => {
   it('keeps nothing when its size is 0', () => {
     const changes = new ChangeGeneration();
     const cache = new GenerationCache<number>(changes, 0);
+    expect([cache.keeps, new GenerationCache<number>(changes, 1).keeps]).toEqual([false, true]);
     cache.set('k', 1, changes.current());
     expect(cache.get('k')).toBeUndefined();
   });

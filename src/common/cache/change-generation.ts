@@ -89,6 +89,11 @@ export class GenerationCache<V> {
     });
   }
 
+  /** Whether anything is kept at all (a cache of 0 entries is off). */
+  get keeps(): boolean {
+    return this.maxEntries > 0;
+  }
+
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -116,7 +121,7 @@ export class GenerationCache<V> {
    * them changes; a value without `ghosts` does not depend on any ghost.
    */
   set(key: string, value: V, generation: number, ghosts?: GhostDependencies): void {
-    if (this.maxEntries === 0 || !this.changes.isCurrent(generation)) return;
+    if (!this.keeps || !this.changes.isCurrent(generation)) return;
     if (ghosts && ghosts.ghostChangesSeen !== this.changes.ghostChangesSeen()) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
