@@ -475,8 +475,21 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
     it('answers a wrong key 401 before MCP, as the transport reports it', async () => {
       const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
       await expect(client.connect(transport('srk_wrong-key'))).rejects.toThrow(/401/);
-      const raw = await post(JSON.stringify(initialize), as('srk_wrong-key'));
-      expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      // The scheme is named, so a client reports a wrong key rather than starting an OAuth flow.
+      for (const headers of [as('srk_wrong-key'), { authorization: '' }]) {
+        const raw = await post(JSON.stringify(initialize), headers);
+        expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+        expect(raw.headers['www-authenticate']).toBe('Bearer realm="skill-resolver"');
+        expect(raw.body).toEqual(
+          expect.objectContaining({ statusCode: 401, error: 'Unauthorized', requestId: raw.headers['x-request-id'] }),
+        );
+      }
+      // Every 401 of the API carries it, not only the endpoint's.
+      const other = await rawRequest(port, { path: '/api/users/me', headers: as('srk_wrong-key') });
+      expect({ status: other.status, header: other.headers['www-authenticate'] }).toEqual({
+        status: 401,
+        header: 'Bearer realm="skill-resolver"',
+      });
       // The other header the API takes works here too.
       const apiKey = await post(JSON.stringify(initialize), { authorization: '', 'x-api-key': alice.key });
       expect(apiKey.status).toBe(200);
