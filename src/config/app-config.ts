@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { HostOriginRule, hostOriginRule } from '../common/http/host-origin';
 import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 
@@ -60,6 +61,8 @@ export interface AppConfig {
   authFailureWindowSeconds: number;
   /** Proxies in front of the service whose `X-Forwarded-For` entry is trusted (Express `trust proxy` hops); 0: none. */
   trustProxy: number;
+  /** The Host and Origin headers the MCP endpoint answers: loopback, plus MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS. */
+  mcpHostOrigin: HostOriginRule;
 }
 
 /**
@@ -129,6 +132,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const host = r.raw('HOST') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) r.problems.push(`HOST is not a host name or address (got "${host}")`);
   r.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production');
+  const mcp = hostOriginRule(r.raw('MCP_ALLOWED_HOSTS'), r.raw('MCP_ALLOWED_ORIGINS'));
+  r.problems.push(...mcp.problems);
   const config: AppConfig = {
     port: r.int('PORT', 3000, 0, 65535),
     host,
@@ -169,6 +174,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authFailureLimit: r.int('AUTH_FAILURE_LIMIT', 30, 0, 1_000_000),
     authFailureWindowSeconds: r.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     trustProxy: r.int('TRUST_PROXY', 0, 0, 10),
+    mcpHostOrigin: mcp.rule,
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');

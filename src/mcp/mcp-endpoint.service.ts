@@ -11,9 +11,9 @@ export class McpEndpoint {
 
   /** One JSON-RPC message (already parsed by the global JSON body parser), answered as JSON. */
   async handle(principal: Principal, req: Request, res: Response): Promise<void> {
-    const { server, transport } = this.tools.open(principal, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    const { server, transport, body } = await this.tools.open(principal, origin, req.body);
     res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await transport.handleRequest(req, res, body);
   }
 }

@@ -26,6 +26,7 @@ import {
   parseInput,
   TASK_SKILLS_INPUT,
 } from './mcp-input';
+import { forTransport, paramsRefusal, withoutInternals } from './mcp-params';
 import { errorResult, toolError, toolResult } from './mcp-results';
 import type { McpSources, OpenedSkillFile } from './mcp-sources';
 import { manifestText, searchText, taskSkillsText, toolCheckText } from './mcp-text';
@@ -146,16 +147,45 @@ export class McpToolServer {
     private readonly logger: AppLogger,
   ) {}
 
-  /** A transport for one stateless POST, answered as JSON. */
-  transport(): StreamableHTTPServerTransport {
-    return new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  /**
+   * A server for what `principal` may use, connected to a transport for one stateless POST
+   * (answered as JSON) of `body`, and the body to hand the transport. Params that do not fit the
+   * request are answered -32602 in the server's place, and an internal error leaves without its
+   * message (logged instead).
+   */
+  async open(
+    principal: Principal,
+    origin: string,
+    body: unknown,
+  ): Promise<{ server: McpServer; transport: StreamableHTTPServerTransport; body: unknown }> {
+    const { server, tools } = this.server(principal, origin);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const { message: sent, hidden } = withoutInternals(message);
+      if (hidden !== undefined) this.logger.write('error', 'mcp request failed', { error: hidden });
+      return send(sent, options);
+    };
+    const refusal = paramsRefusal(body, tools);
+    if (!refusal) return { server, transport, body: forTransport(body) };
+    // Delivered where the server would answer, so the transport's own checks (Accept, protocol
+    // version) still come first and the answer is correlated with the request as any other.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('id' in message && message.id === refusal.id && 'method' in message) void transport.send(refusal);
+      else deliver?.(message, extra);
+    };
+    return { server, transport, body: forTransport(body) };
   }
 
   /**
-   * A server offering what `principal` may use: a task token never gets find_skills (users only,
-   * CONTRACT §8.1). `origin` (scheme and host of the request) builds download URLs.
+   * A server offering what `principal` may use, and the names of its tools: a task token never
+   * gets find_skills (users only, CONTRACT §8.1). `origin` (scheme and host of the request) builds
+   * download URLs.
    */
-  server(principal: Principal, origin: string): McpServer {
+  private server(principal: Principal, origin: string): { server: McpServer; tools: ReadonlySet<string> } {
+    const tools = new Set<string>();
     const server = new McpServer(
       { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator },
@@ -164,6 +194,7 @@ export class McpToolServer {
       tool: ToolSpec<S>,
       run: (args: z.output<S>) => Promise<CallToolResult>,
     ): void => {
+      tools.add(tool.name);
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema: tool.listed, annotations: READ_ONLY },
@@ -202,7 +233,7 @@ export class McpToolServer {
       const answer = await this.policy.toolCheck(principal, task_id, checked);
       return toolResult(answer, toolCheckText(answer));
     });
-    return server;
+    return { server, tools };
   }
 
   /** The HTTP route's DTO rules, through the global pipe (VALIDATION_FAILED listing every problem). */

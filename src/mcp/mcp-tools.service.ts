@@ -23,12 +23,16 @@ export class McpTools {
   ) {}
 
   /**
-   * A server offering what `principal` may use, and a transport for one request. `origin` (scheme
-   * and host of the request) builds download URLs.
+   * A server offering what `principal` may use, connected to a transport for one request of
+   * `body`, and the body to hand the transport. `origin` (scheme and host of the request) builds
+   * download URLs.
    */
-  open(principal: Principal, origin: string): { server: McpServer; transport: StreamableHTTPServerTransport } {
-    const tools = this.tools();
-    return { server: tools.server(principal, origin), transport: tools.transport() };
+  open(
+    principal: Principal,
+    origin: string,
+    body: unknown,
+  ): Promise<{ server: McpServer; transport: StreamableHTTPServerTransport; body: unknown }> {
+    return this.tools().open(principal, origin, body);
   }
 
   private tools(): McpServerModule.McpToolServer {

@@ -13,10 +13,17 @@ import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
 import { DomainError } from '../common/errors/domain-error';
-import { ApiErrors, ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ApiErrors, ErrorCase, ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { JSON_RPC_EXAMPLES, JsonRpcRequestDto, JsonRpcResponseDto } from './dto/json-rpc.dto';
 import { McpEndpoint } from './mcp-endpoint.service';
+
+/** Refused before authentication, for every method of the route. */
+const HOST_OR_ORIGIN: ErrorCase = {
+  code: 'FORBIDDEN',
+  when: 'the Host header names no allowed host (loopback on any port, or one of MCP_ALLOWED_HOSTS), or an Origin header is sent that is not one of MCP_ALLOWED_ORIGINS (none by default); `details.header` says which. Answered before authentication',
+  example: 'HOST_NOT_ALLOWED',
+};
 
 function methodNotAllowed(res: Response): never {
   res.setHeader('Allow', 'POST');
@@ -38,7 +45,7 @@ export class McpController {
     operationId: 'sendMcpMessage',
     summary: 'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST',
     description:
-      'Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list` and `tools/call` work on their own. A task token sees only the tools it may use, for its own task.',
+      "Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list` and `tools/call` work on their own. A task token sees only the tools it may use, for its own task. Params that do not fit a method, and a tool that is not offered, are the JSON-RPC error -32602; arguments that break a tool's input schema are its `VALIDATION_FAILED` tool result. One message per POST: a JSON-RPC batch (a JSON list) is 400 `VALIDATION_FAILED`.",
   })
   @ApiBody({ type: JsonRpcRequestDto, examples: JSON_RPC_EXAMPLES })
   @ApiOkResponse({ description: 'The JSON-RPC response', type: JsonRpcResponseDto })
@@ -77,7 +84,7 @@ export class McpController {
       },
     },
   })
-  @ApiErrors('BODY_TOO_LARGE', 'REQUEST_TIMEOUT')
+  @ApiErrors(HOST_OR_ORIGIN, 'BODY_TOO_LARGE', 'REQUEST_TIMEOUT')
   async post(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.endpoint.handle(principal, req, res);
   }
@@ -88,7 +95,7 @@ export class McpController {
     operationId: 'openMcpEventStream',
     summary: 'Not supported: the endpoint is stateless and opens no event stream (405)',
   })
-  @ApiErrors({ code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
+  @ApiErrors(HOST_OR_ORIGIN, { code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
   get(@Res({ passthrough: true }) res: Response): never {
     return methodNotAllowed(res);
   }
@@ -99,7 +106,7 @@ export class McpController {
     operationId: 'endMcpSession',
     summary: 'Not supported: the endpoint is stateless and has no session to end (405)',
   })
-  @ApiErrors({ code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
+  @ApiErrors(HOST_OR_ORIGIN, { code: 'METHOD_NOT_ALLOWED', when: 'for every authenticated caller; Allow: POST' })
   remove(@Res({ passthrough: true }) res: Response): never {
     return methodNotAllowed(res);
   }

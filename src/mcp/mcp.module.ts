@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ResolutionModule } from '../resolution/resolution.module';
 import { SkillDownloadsService } from '../resolution/skill-downloads.service';
 import { SkillsModule } from '../skills/skills.module';
 import { SkillsSearchService } from '../skills/skills-search.service';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
+import { McpHostOriginMiddleware } from './mcp-host-origin.middleware';
 import {
   MCP_SKILL_FILES,
   MCP_SKILL_MANIFESTS,
@@ -55,4 +56,8 @@ function search(service: SkillsSearchService): SkillSearchSource {
     { provide: MCP_SKILL_SEARCH, useFactory: search, inject: [SkillsSearchService] },
   ],
 })
-export class McpModule {}
+export class McpModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(McpHostOriginMiddleware).forRoutes(McpController);
+  }
+}

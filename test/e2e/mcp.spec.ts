@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ClientRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ChangeGeneration } from '../../src/common/cache/change-generation';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
@@ -114,6 +114,23 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
     const { message } = result.structuredContent as { message: string | string[] };
     expect(text(result)).toBe(Array.isArray(message) ? message.join('; ') : message);
     return result.structuredContent;
+  }
+
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+
+  /** One POST to the endpoint as alice, byte for byte. */
+  function post(body: string, headers: Record<string, string> = {}) {
+    return rawRequest(port, {
+      method: 'POST',
+      path: '/api/mcp',
+      headers: { ...as(alice.key), 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
+      body,
+    });
   }
 
   /** The same error as the HTTP route answered: code, message and details. */
@@ -298,10 +315,17 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       }
     });
 
-    it('a task token cannot call find_skills', async () => {
-      const result = await call(token, 'find_skills', { query: 'reads' });
-      expect(result.isError).toBe(true);
-      expect(text(result)).toContain('find_skills not found');
+    it('a task token is not offered find_skills: calling it is -32602, as for a tool that does not exist', async () => {
+      for (const [key, name] of [
+        [token, 'find_skills'],
+        [alice.key, 'no_such_tool'],
+      ]) {
+        const client = await connect(key);
+        await expect(client.callTool({ name, arguments: { query: 'reads' } })).rejects.toMatchObject({
+          code: -32602,
+          message: `MCP error -32602: Unknown tool: ${name}`,
+        });
+      }
     });
 
     it('read_skill_file answers a text file as text, for a user and for the task token', async () => {
@@ -348,28 +372,124 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
     });
   });
 
-  describe('HTTP', () => {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    };
-
-    function post(body: string, headers: Record<string, string> = {}) {
-      return rawRequest(port, {
-        method: 'POST',
-        path: '/api/mcp',
-        headers: { ...as(alice.key), 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
-        body,
-      });
+  describe('params that do not fit the method or the tool', () => {
+    /** One request over raw HTTP as alice; its answer. */
+    async function rpc(method: string, params?: unknown) {
+      const res = await post(
+        JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) }),
+      );
+      expect(res.status).toBe(200);
+      return res.body;
     }
 
+    /** The newest audit event: a refused request stores nothing, so it does not move. */
+    async function newestAuditEvent(): Promise<unknown> {
+      return (await s.get(ADMIN_KEY, '/api/audit-events?limit=1')).items[0]?.id;
+    }
+
+    const call = (params: unknown) => ['tools/call', params] as const;
+    const args = (value: unknown) => call({ name: 'get_task_skills', arguments: value });
+    it.each<[string, readonly [string, unknown], string]>([
+      ['arguments a list', args([1]), 'Invalid params for tools/call: arguments must be an object'],
+      ['arguments a string', args('{"task_id": 1}'), 'Invalid params for tools/call: arguments must be an object'],
+      ['arguments a number', args(1), 'Invalid params for tools/call: arguments must be an object'],
+      ['arguments null', args(null), 'Invalid params for tools/call: arguments must be an object'],
+      ['arguments a boolean', args(true), 'Invalid params for tools/call: arguments must be an object'],
+      ['no tool name', call({ arguments: {} }), 'Invalid params for tools/call: name is required'],
+      ['a tool name that is no string', call({ name: 42 }), 'Invalid params for tools/call: name must be a string'],
+      ['a tool that does not exist', call({ name: 'nope', arguments: {} }), 'Unknown tool: nope'],
+      ['no params at all', ['tools/call', undefined], 'Invalid params for tools/call: params is required'],
+      ['params a list', call([{ name: 'get_task_skills' }]), 'Invalid params for tools/call: params must be an object'],
+      ['params null', call(null), 'Invalid params for tools/call: params must be an object'],
+      [
+        'initialize without its fields',
+        ['initialize', {}],
+        'Invalid params for initialize: protocolVersion is required; capabilities is required; clientInfo is required',
+      ],
+      [
+        'initialize with fields of the wrong type',
+        ['initialize', { protocolVersion: 20250618, capabilities: 'all', clientInfo: { name: 1, version: '1' } }],
+        'Invalid params for initialize: protocolVersion must be a string; capabilities must be an object; clientInfo.name must be a string',
+      ],
+      ['ping with params a string', ['ping', 'now'], 'Invalid params for ping: params must be an object'],
+      [
+        'tools/list with a cursor that is no string',
+        ['tools/list', { cursor: 5 }],
+        'Invalid params for tools/list: cursor must be a string',
+      ],
+    ])('%s: -32602 with a message naming the field, nothing else', async (_case, [method, params], message) => {
+      const before = await newestAuditEvent();
+      expect(await rpc(method, params)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message } });
+      expect(await newestAuditEvent()).toEqual(before);
+    });
+
+    it('answers every method of the protocol with params that fit none -32602 or -32601, never -32603', async () => {
+      const methods = ClientRequestSchema.options.map((schema) => schema.shape.method.value);
+      expect(methods).toEqual(expect.arrayContaining(['initialize', 'ping', 'tools/list', 'tools/call']));
+      for (const method of methods) {
+        const { error } = await rpc(method, 42);
+        const served = ['initialize', 'ping', 'tools/list', 'tools/call'].includes(method);
+        expect({ method, code: error.code }).toEqual({ method, code: served ? -32602 : -32601 });
+      }
+    });
+
+    it('answers the same through the SDK client, which reports the code', async () => {
+      const client = await connect(alice.key);
+      for (const value of [[task.id], String(task.id), null]) {
+        await expect(
+          client.request(
+            { method: 'tools/call', params: { name: 'get_task_skills', arguments: value as never } },
+            CallToolResultSchema,
+          ),
+        ).rejects.toMatchObject({
+          code: -32602,
+          message: 'MCP error -32602: Invalid params for tools/call: arguments must be an object',
+        });
+      }
+      // The client still works for a request that fits.
+      const fits = (await client.callTool({
+        name: 'get_task_skills',
+        arguments: { task_id: task.id },
+      })) as CallToolResult;
+      expect(structured(fits)).toEqual(expect.objectContaining({ skills: ['reader', 'writer'] }));
+    });
+
+    it("answers fields of the wrong type inside arguments as the tool's VALIDATION_FAILED, for each tool", async () => {
+      const client = await connect(alice.key);
+      const cases: Array<[string, Record<string, unknown>, string | RegExp]> = [
+        ['find_skills', { query: 5 }, /^query /],
+        ['get_task_skills', { task_id: 'one' }, 'task_id must be a positive 32-bit integer'],
+        ['get_skill_manifest', { skill_id: true }, 'skill_id must be a positive 32-bit integer'],
+        ['read_skill_file', { skill_id: reader.id, path: ['SKILL.md'] }, 'path must be a string of 1-4096 characters'],
+        ['check_tools', { task_id: task.id, tools: 'Bash' }, 'tools must be a list of strings'],
+      ];
+      expect(cases.map(([name]) => name)).toEqual(USER_TOOLS);
+      for (const [name, args, message] of cases) {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(toolError(result, 'VALIDATION_FAILED').message).toEqual([expect.stringMatching(message)]);
+      }
+    });
+  });
+
+  describe('HTTP', () => {
     it('answers a wrong key 401 before MCP, as the transport reports it', async () => {
       const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
       await expect(client.connect(transport('srk_wrong-key'))).rejects.toThrow(/401/);
-      const raw = await post(JSON.stringify(initialize), as('srk_wrong-key'));
-      expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      // The scheme is named, so a client reports a wrong key rather than starting an OAuth flow.
+      for (const headers of [as('srk_wrong-key'), { authorization: '' }]) {
+        const raw = await post(JSON.stringify(initialize), headers);
+        expect({ status: raw.status, code: raw.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+        expect(raw.headers['www-authenticate']).toBe('Bearer realm="skill-resolver"');
+        expect(raw.body).toEqual(
+          expect.objectContaining({ statusCode: 401, error: 'Unauthorized', requestId: raw.headers['x-request-id'] }),
+        );
+      }
+      // Every 401 of the API carries it, not only the endpoint's.
+      const other = await rawRequest(port, { path: '/api/users/me', headers: as('srk_wrong-key') });
+      expect({ status: other.status, header: other.headers['www-authenticate'] }).toEqual({
+        status: 401,
+        header: 'Bearer realm="skill-resolver"',
+      });
       // The other header the API takes works here too.
       const apiKey = await post(JSON.stringify(initialize), { authorization: '', 'x-api-key': alice.key });
       expect(apiKey.status).toBe(200);
@@ -394,6 +514,22 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       const ok = await post(JSON.stringify(initialize));
       expect(ok.status).toBe(200);
       expect(ok.body.result.serverInfo).toEqual({ name: 'skill-resolver', version: '1' });
+    });
+
+    it('takes one message per POST: a batch, of any length, is 400 VALIDATION_FAILED before MCP', async () => {
+      const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+      for (const length of [1, 2, 1_000]) {
+        const res = await post(JSON.stringify(Array.from({ length }, (_, i) => ping(i))));
+        expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          message: ['the body must be a JSON object'],
+        });
+      }
+      // Past the item limit of every JSON body, refused on the raw bytes before they are parsed.
+      const many = await post(JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ping(i))));
+      expect({ status: many.status, code: many.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      expect((await post(JSON.stringify(ping(1)))).body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it('answers GET and DELETE 405 in the one error shape (after authentication, as every route)', async () => {

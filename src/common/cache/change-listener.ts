@@ -2,7 +2,9 @@
 // channel the change triggers notify. A connection can fail without a word (packets dropped, the
 // server's process paused), so the listener also sends itself a heartbeat on that channel every
 // second: caches serve only while the last heartbeat heard was sent less than 2 s ago (CONTRACT
-// §11), and a late heartbeat makes the listener reconnect.
+// §11), and a late heartbeat makes the listener reconnect. Late by the event loop's clock, though:
+// while the loop is blocked nothing can be heard, and a heartbeat answered meanwhile is waiting in
+// the socket, so a stalled loop is not a dead connection (caches are off through it all the same).
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
@@ -23,6 +25,8 @@ const HEARTBEAT_PREFIX = 'heartbeat:';
 /** `ghost:<id>`: only that ghost's row changed (migration NarrowChangeNotifications). */
 const GHOST_PREFIX = 'ghost:';
 const RETRY_MS = 1_000;
+/** A tick this much later than its interval follows a stall of the event loop. */
+const STALL_MS = HEARTBEAT_EVERY_MS / 2;
 
 @Injectable()
 export class ChangeListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -33,7 +37,14 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
   private retry?: NodeJS.Timeout;
   private ticker?: NodeJS.Timeout;
   private heartbeatPending = false;
-  /** performance.now() when this connection started listening, and when the last heartbeat heard was sent. */
+  /**
+   * How long the event loop has been blocked in all, as far as the heartbeat timer can tell (the
+   * time it fired after it was due). performance.now() minus this is the loop's own clock, which
+   * stands still through a stall: the time in which the connection could have been heard.
+   */
+  private stalledMs = 0;
+  private lastTickAt = 0;
+  /** On the loop's clock: when this connection started listening, and when the last heartbeat heard was sent. */
   private listeningSince = 0;
   private lastHeardSentAt = -Infinity;
   /** Set while the listener is down, so that an outage is logged once. */
@@ -52,6 +63,7 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationBootstrap(): Promise<void> {
     if (!this.url) return;
     await this.connect();
+    this.lastTickAt = performance.now();
     this.ticker = setInterval(() => this.tick(), HEARTBEAT_EVERY_MS);
     this.ticker.unref();
   }
@@ -84,29 +96,47 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
       if (this.client !== client) return;
       this.listening = true;
-      this.listeningSince = performance.now();
+      this.listeningSince = this.loopNow();
       this.sendHeartbeat(client);
     } catch (err) {
       this.lost(client, (err as Error).message);
     }
   }
 
+  /** performance.now() without the time the event loop was blocked. */
+  private loopNow(): number {
+    return performance.now() - this.stalledMs;
+  }
+
   private tick(): void {
+    const now = performance.now();
+    const late = now - this.lastTickAt - HEARTBEAT_EVERY_MS;
+    this.lastTickAt = now;
+    if (late > 0) this.stalledMs += late;
     const client = this.client;
     if (this.stopped || !client || !this.listening) return;
     const since = Math.max(this.lastHeardSentAt, this.listeningSince);
-    if (performance.now() - since > HEARTBEAT_MAX_AGE_MS) {
+    if (this.loopNow() - since > HEARTBEAT_MAX_AGE_MS) {
       this.lost(client, `no heartbeat heard for ${HEARTBEAT_MAX_AGE_MS} ms`);
       return;
     }
     this.sendHeartbeat(client);
+    if (late > STALL_MS) {
+      // Timers run before the loop reads its sockets: the heartbeat sent before the stall is
+      // heard right after this, too old to turn caches on; a fresh one then turns them on at once
+      // instead of a tick later.
+      setImmediate(() => {
+        if (this.client === client && this.listening) this.sendHeartbeat(client);
+      });
+    }
   }
 
   /** One at a time: on a connection that does not answer, heartbeats do not queue up. */
   private sendHeartbeat(client: Client): void {
     if (this.heartbeatPending) return;
     this.heartbeatPending = true;
-    const payload = `${HEARTBEAT_PREFIX}${this.token}:${performance.now().toFixed(3)}`;
+    // When it was sent by both clocks: the real one for what caches may serve, the loop's for liveness.
+    const payload = `${HEARTBEAT_PREFIX}${this.token}:${performance.now().toFixed(3)}:${this.loopNow().toFixed(3)}`;
     client.query(`NOTIFY ${CHANGE_CHANNEL}, '${payload}'`).then(
       () => {
         if (this.client === client) this.heartbeatPending = false;
@@ -126,11 +156,12 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
       this.changes.bump();
       return;
     }
-    const [token, sentAt] = payload.slice(HEARTBEAT_PREFIX.length).split(':');
+    const [token, sentAt, sentOnLoopAt] = payload.slice(HEARTBEAT_PREFIX.length).split(':');
     if (token !== this.token || client !== this.client) return;
     const sent = Number(sentAt);
-    if (!Number.isFinite(sent)) return;
-    this.lastHeardSentAt = Math.max(this.lastHeardSentAt, sent);
+    const sentOnLoop = Number(sentOnLoopAt);
+    if (!Number.isFinite(sent) || !Number.isFinite(sentOnLoop)) return;
+    this.lastHeardSentAt = Math.max(this.lastHeardSentAt, sentOnLoop);
     this.changes.heardUntilAtLeast(sent + HEARTBEAT_MAX_AGE_MS);
     if (this.down) {
       this.down = false;

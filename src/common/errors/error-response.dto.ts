@@ -4,7 +4,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_STATUS, ErrorCode } from './domain-error';
-import { STATUS_TEXT } from './error.filter';
+import { STATUS_TEXT, WWW_AUTHENTICATE } from './error.filter';
 
 export class ErrorResponseDto {
   @ApiProperty({ type: 'integer', example: 400 }) statusCode: number;
@@ -57,6 +57,12 @@ const EXAMPLE_ANSWERS = {
   BAD_REQUEST: { code: 'BAD_REQUEST', message: 'The request body could not be parsed' },
   UNAUTHENTICATED: { code: 'UNAUTHENTICATED', message: 'Invalid, revoked or expired credentials' },
   FORBIDDEN: { code: 'FORBIDDEN', message: 'Forbidden' },
+  HOST_NOT_ALLOWED: {
+    code: 'FORBIDDEN',
+    message:
+      'The host "evil.example.com" is not allowed here: only loopback hosts and those named in MCP_ALLOWED_HOSTS are',
+    details: { header: 'Host' },
+  },
   NOT_FOUND: { code: 'NOT_FOUND', message: 'Not found' },
   TASK_NOT_FOUND: { code: 'NOT_FOUND', message: 'Task not found' },
   METHOD_NOT_ALLOWED: {
@@ -126,6 +132,7 @@ export type ErrorCase = DocumentedCode | { code: DocumentedCode; when?: string; 
 const EXAMPLE_REF = (name: ErrorExampleName) => `#/components/examples/${name}`;
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const RETRY_AFTER_HEADER = 'Retry-After';
+const WWW_AUTHENTICATE_HEADER = 'WWW-Authenticate';
 
 /** Headers shared by error answers, registered once in components.headers. */
 export const ERROR_HEADERS = {
@@ -134,6 +141,10 @@ export const ERROR_HEADERS = {
     schema: { type: 'string' },
   },
   [RETRY_AFTER_HEADER]: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  [WWW_AUTHENTICATE_HEADER]: {
+    description: 'The scheme the API takes (an API key or task token as a bearer token); no OAuth flow is offered',
+    schema: { type: 'string', example: WWW_AUTHENTICATE },
+  },
 };
 
 /** The example answers, keyed as operations refer to them (`#/components/examples/<name>`). */
@@ -182,6 +193,9 @@ export function ApiErrors(...cases: ErrorCase[]): MethodDecorator & ClassDecorat
         headers: {
           [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` },
           ...(status === 429 ? { [RETRY_AFTER_HEADER]: { $ref: `#/components/headers/${RETRY_AFTER_HEADER}` } } : {}),
+          ...(status === 401
+            ? { [WWW_AUTHENTICATE_HEADER]: { $ref: `#/components/headers/${WWW_AUTHENTICATE_HEADER}` } }
+            : {}),
         },
         content: {
           'application/json': {

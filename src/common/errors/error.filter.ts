@@ -20,6 +20,12 @@ export const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/**
+ * Sent with every 401 (RFC 6750): the scheme the API takes, so a client with a wrong key reports
+ * it, rather than taking the missing header for an invitation to an OAuth flow of its own.
+ */
+export const WWW_AUTHENTICATE = 'Bearer realm="skill-resolver"';
+
 export interface ErrorBody {
   statusCode: number;
   error: string;
@@ -126,6 +132,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     const retryAfter = error.details?.retry_after;
     if (statusCode === 429 && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+    if (statusCode === 401) res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
     res.status(statusCode).json(body);
   }
 
