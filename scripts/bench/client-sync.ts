@@ -1,7 +1,9 @@
 // The sandbox client's rows of `npm run bench` (CONTRACT §10): one task of 20 skills of 1 MiB each.
 // Cold: `skill-resolver sync` as a sandbox runs it (a process, empty cache and DIR) against the
 // same 20 zips fetched by 8 parallel plain GETs in the same run. Warm: the same task again, as
-// the library call alone and as a whole process. Alone: `node dist/scripts/bench/client-sync.js`.
+// the library call alone and as a whole process. A second task on a warm host cache: another task
+// of the same skills, with its own token, into an empty DIR beside a cache the first one filled
+// (it downloads nothing). Alone: `node dist/scripts/bench/client-sync.js`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -42,7 +44,7 @@ async function call(baseUrl: string, key: string, method: string, path: string, 
 export async function prepare(
   baseUrl: string,
   adminKey: string,
-): Promise<{ taskId: number; token: string; ids: number[] }> {
+): Promise<{ taskId: number; token: string; ids: number[]; second: { taskId: number; token: string } }> {
   const run = randomBytes(3).toString('hex');
   const user = await call(baseUrl, adminKey, 'POST', '/api/users', { user_name: `client-bench-${run}` });
   const key: string = user.api_key;
@@ -74,7 +76,9 @@ export async function prepare(
   });
   const task = await call(baseUrl, key, 'POST', '/api/tasks', { team_id: team.id });
   const { token } = await call(baseUrl, key, 'POST', `/api/tasks/${task.id}/tokens`, {});
-  return { taskId: task.id, token, ids };
+  const other = await call(baseUrl, key, 'POST', '/api/tasks', { team_id: team.id });
+  const { token: otherToken } = await call(baseUrl, key, 'POST', `/api/tasks/${other.id}/tokens`, {});
+  return { taskId: task.id, token, ids, second: { taskId: other.id, token: otherToken } };
 }
 
 /** The 20 zips by plain GETs, 8 at a time, each read to its end: the floor a sync is held against. */
@@ -129,7 +133,7 @@ const ms = (value: number): string => `${value.toFixed(1)} ms`;
 
 /** The rows, as markdown table lines. */
 export async function benchClientSync(baseUrl: string, adminKey: string, progress: Progress): Promise<string[]> {
-  const { taskId, token, ids } = await prepare(baseUrl, adminKey);
+  const { taskId, token, ids, second } = await prepare(baseUrl, adminKey);
   progress(`client: ${SKILLS} skills of 1 MiB published in task ${taskId}`);
   const scratch = await mkdtemp(join(tmpdir(), 'sr-bench-client-'));
   try {
@@ -139,10 +143,10 @@ export async function benchClientSync(baseUrl: string, adminKey: string, progres
       SKILL_RESOLVER_URL: baseUrl,
       SKILL_RESOLVER_TOKEN: token,
     };
-    const syncArgs = (dir: string, cache: string): string[] => [
+    const syncArgs = (dir: string, cache: string, task = taskId): string[] => [
       'sync',
       '--task',
-      String(taskId),
+      String(task),
       '--dir',
       dir,
       '--cache',
@@ -196,6 +200,32 @@ export async function benchClientSync(baseUrl: string, adminKey: string, progres
     for (let round = 0; round < WARM_ROUNDS; round++) processes.push(await cli(syncArgs(dir, cache), env));
     const warm = processes[processes.length - 1].json;
 
+    // A second task, its own token, an empty DIR each round, the host cache the first task filled.
+    const secondEnv = { ...env, SKILL_RESOLVER_TOKEN: second.token };
+    const secondLibrary: number[] = [];
+    let secondResult: Awaited<ReturnType<typeof sync>> | undefined;
+    const secondProcesses: ProcessRun[] = [];
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      const start = performance.now();
+      secondResult = await sync({
+        url: baseUrl,
+        token: second.token,
+        taskId: second.taskId,
+        dir: join(scratch, `second-lib-${round}`),
+        cacheDir: cache,
+      });
+      secondLibrary.push(performance.now() - start);
+      secondProcesses.push(await cli(syncArgs(join(scratch, `second-${round}`), cache, second.taskId), secondEnv));
+    }
+    const secondRun = secondProcesses[secondProcesses.length - 1].json;
+    const secondOk =
+      [secondResult!, ...secondProcesses.map((p) => p.json)].every(
+        (r) => r.bytes_downloaded === 0 && r.requests === 1 && r.skills.every((x) => x.from === 'cache'),
+      ) && secondRun.skills.length === SKILLS;
+    progress(
+      `client: second-task rounds done (sync call ${rounds(secondLibrary)} ms, sync process ${rounds(secondProcesses.map((p) => p.ms))} ms)`,
+    );
+
     const ratio = median(coldLibrary) / median(plain);
     const processRatio = median(cold) / median(plain);
     const libMs = median(library);
@@ -236,6 +266,20 @@ export async function benchClientSync(baseUrl: string, adminKey: string, progres
         `${warm.requests} request, ${warm.bytes_downloaded} bytes`,
         '',
       ],
+      [
+        'second task on a warm host cache: `sync` library call (own token, empty DIR)',
+        ms(median(secondLibrary)),
+        `${secondResult!.requests} request, ${secondResult!.bytes_downloaded} bytes, ` +
+          `${secondResult!.skills.filter((x) => x.from === 'cache').length} from the cache`,
+        `downloads 0 ${secondOk ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'second task on a warm host cache: `skill-resolver sync` (whole process)',
+        ms(median(secondProcesses.map((p) => p.ms))),
+        `${secondRun.requests} request, ${secondRun.bytes_downloaded} bytes, ` +
+          `${secondRun.skills.filter((x) => x.from === 'cache').length} from the cache`,
+        '',
+      ],
     ];
     const header = ['sandbox client, 20 skills x 1 MiB', 'median wall', 'work', 'target'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -245,7 +289,7 @@ export async function benchClientSync(baseUrl: string, adminKey: string, progres
       `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
       ...rows.map(line),
       `(cold: ${COLD_ROUNDS} rounds, plain GETs and sync in turn; warm: ${WARM_ROUNDS} rounds each; ` +
-        'the process rows include starting Node)',
+        `second task: ${COLD_ROUNDS} rounds each; the process rows include starting Node)`,
     ];
   } finally {
     await rm(scratch, { recursive: true, force: true });

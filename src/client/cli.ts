@@ -3,6 +3,7 @@
 // on stdout, the exit codes of errors.ts. Run as `npx skill-resolver` or `node dist/src/client/cli.js`.
 import { parseArgs } from 'node:util';
 import { ClientError, EXIT_FAILED, EXIT_USAGE, errorMessage, UsageError } from './errors';
+import { DEFAULT_SLOW_DOWNLOAD, MAX_TIMEOUT_MS, SlowDownloadRule } from './deadline';
 import { ClientPackageLimits, DEFAULT_PACKAGE_LIMITS, defaultCacheDir, LIMIT_VARIABLES } from './limits';
 import { ProgressEvent, sync, SyncResult } from './sync';
 import { verify, VerifyResult } from './verify';
@@ -14,12 +15,19 @@ export interface Io {
 
 const USAGE = `Usage:
   skill-resolver sync --task ID --dir DIR [--preload-only] [--cache DIR | --no-cache] [--strict] [--json]
-                      [--cache-max-entries N] [--cache-max-bytes N[KiB|MiB|GiB]] [--quiet] [--url URL] [--token TOKEN]
+                      [--verify] [--timeout S] [--cache-max-entries N] [--cache-max-bytes N[KiB|MiB|GiB]]
+                      [--quiet] [--url URL] [--token TOKEN]
   skill-resolver verify --dir DIR [--json]
 
 Configuration: SKILL_RESOLVER_URL and SKILL_RESOLVER_TOKEN (a task token or an API key), or --url and
 --token; SKILL_RESOLVER_CACHE_DIR or --cache (default: $XDG_CACHE_HOME/skill-resolver, else
 ~/.cache/skill-resolver).
+
+A sync ends within --timeout seconds (default 300), and cuts any answer slower than
+SKILL_RESOLVER_SLOW_RATE bytes/s (default 1KiB) over SKILL_RESOLVER_SLOW_WINDOW seconds (default
+30); either way it exits 1 and leaves what it had not done as it was. A skill folder that differs
+from the lock (a file missing, added, resized or of another mode; with --verify, of another sha256)
+is rebuilt.
 
 Exit codes: 0 done, 1 error (HTTP, network, file system), 2 usage, 3 unresolved names with --strict,
 4 integrity (a package or a file that does not match its hash or breaks the package rules).
@@ -51,6 +59,24 @@ function limitsFrom(env: NodeJS.ProcessEnv): ClientPackageLimits {
   return limits;
 }
 
+/** A positive number of seconds (decimals allowed), as milliseconds. */
+function seconds(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d{1,10}(\.\d{1,3})?$/.test(raw.trim()) ? Number(raw.trim()) * 1000 : NaN;
+  if (!(value > 0 && value <= MAX_TIMEOUT_MS)) throw new UsageError(`${flag} must be a positive number of seconds`);
+  return Math.round(value);
+}
+
+/** The slow-download cut, changed by SKILL_RESOLVER_SLOW_WINDOW (seconds) and SKILL_RESOLVER_SLOW_RATE (bytes/s). */
+function slowDownloadFrom(env: NodeJS.ProcessEnv): SlowDownloadRule {
+  const window = env.SKILL_RESOLVER_SLOW_WINDOW?.trim();
+  const rate = env.SKILL_RESOLVER_SLOW_RATE?.trim();
+  return {
+    windowMs: window ? seconds('SKILL_RESOLVER_SLOW_WINDOW', window)! : DEFAULT_SLOW_DOWNLOAD.windowMs,
+    bytesPerSecond: rate ? wholeNumber('SKILL_RESOLVER_SLOW_RATE', rate, true)! : DEFAULT_SLOW_DOWNLOAD.bytesPerSecond,
+  };
+}
+
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < MIB) return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -63,6 +89,11 @@ function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: Progre
   return (event) => {
     if (event.kind === 'warning') return io.stderr(`skill-resolver: warning: ${event.message}\n`);
     if (event.kind === 'failed') return io.stderr(`skill-resolver: ${event.name} failed: ${event.message}\n`);
+    if (event.kind === 'repair') {
+      return io.stderr(
+        `skill-resolver: warning: ${event.name} differs from the lock (${event.detail}); rebuilding it\n`,
+      );
+    }
     if (quiet) return;
     switch (event.kind) {
       case 'resolved':
@@ -70,6 +101,10 @@ function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: Progre
           event.notModified
             ? `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, unchanged since the last sync\n`
             : `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, ${event.toFetch} to fetch\n`,
+        );
+      case 'adopted':
+        return io.stderr(
+          `skill-resolver: ${event.name} was already in place, exactly as the service stores it; now in the lock\n`,
         );
       case 'skill':
         return io.stderr(
@@ -94,7 +129,7 @@ function syncSummary(result: SyncResult, dir: string): string {
   return lines.join('');
 }
 
-async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io, signal?: AbortSignal): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -107,6 +142,8 @@ async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<
       'no-cache': { type: 'boolean' },
       strict: { type: 'boolean' },
       json: { type: 'boolean' },
+      verify: { type: 'boolean' },
+      timeout: { type: 'string' },
       quiet: { type: 'boolean' },
       url: { type: 'string' },
       token: { type: 'string' },
@@ -127,6 +164,10 @@ async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<
     preloadOnly: values['preload-only'] === true,
     cacheDir: values['no-cache'] ? false : (values.cache ?? defaultCacheDir(env)),
     strict: values.strict === true,
+    verify: values.verify === true,
+    timeoutMs: seconds('--timeout', values.timeout),
+    slowDownload: slowDownloadFrom(env),
+    signal,
     cacheMaxEntries: wholeNumber('--cache-max-entries', values['cache-max-entries']),
     cacheMaxBytes: wholeNumber('--cache-max-bytes', values['cache-max-bytes'], true),
     limits: limitsFrom(env),
@@ -160,13 +201,13 @@ async function runVerify(args: string[], io: Io): Promise<number> {
   return result.exitCode;
 }
 
-/** Runs one command and answers its exit code; never throws. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+/** Runs one command and answers its exit code; never throws. `signal` stops a sync as its deadline would. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'sync':
-        return await runSync(rest, env, io);
+        return await runSync(rest, env, io, signal);
       case 'verify':
         return await runVerify(rest, io);
       case 'help':
@@ -193,12 +234,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io): Prom
   }
 }
 
-/** The command on this process: its arguments, environment and streams; sets the exit code. */
+/**
+ * The command on this process: its arguments, environment and streams; sets the exit code.
+ * SIGTERM or SIGINT (an orchestrator stopping the sandbox, Ctrl-C) stops a sync the way its
+ * deadline does: the previous copies stay, nothing is left behind, exit 1; a second one ends the
+ * process at once.
+ */
 export function run(): void {
-  void main(process.argv.slice(2), process.env, {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-  }).then((code) => {
+  const stop = new AbortController();
+  for (const name of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(name, () => {
+      stop.abort(new ClientError(EXIT_FAILED, `by ${name}`));
+      process.once(name, () => process.exit(EXIT_FAILED));
+    });
+  }
+  void main(
+    process.argv.slice(2),
+    process.env,
+    {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    },
+    stop.signal,
+  ).then((code) => {
     process.exitCode = code;
   });
 }

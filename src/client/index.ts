@@ -15,6 +15,8 @@ export {
   UsageError,
 } from './errors';
 export type { ExitCode } from './errors';
+export { DEFAULT_SLOW_DOWNLOAD, DEFAULT_TIMEOUT_MS } from './deadline';
+export type { SlowDownloadRule } from './deadline';
 export { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_PACKAGE_LIMITS, defaultCacheDir } from './limits';
 export type { ClientPackageLimits } from './limits';
 export { LOCK_FILE } from './lock-file';

@@ -1,9 +1,13 @@
-// The host cache (CONTRACT §10): unpacked packages under `<cache>/<scope>/<content hash>/`, where
-// the scope is a digest of the service URL and of the caller's token, so nothing read with one
-// identity is served to another. An entry appears only by renaming a complete `.partial-*` folder
-// into place, so no reader ever sees half of one; it is re-checked file by file on every use.
+// The host cache: each package's zip, as the service stores it, under
+// `<cache>/<scope>/<content hash>/`, where the scope is a digest of the service URL alone, so
+// every identity on the host shares one entry per package. Nothing leaks by it: an entry is only
+// looked up by a content hash the service just resolved for this caller (who could download those
+// very bytes), and on every use its bytes are hashed again against that content hash before they
+// are unpacked with the package rules, so an entry that was damaged, or planted by anyone else
+// who can write the cache, is never used. An entry appears only by renaming a complete
+// `.partial-*` folder into place, so no reader ever sees half of one.
 // Folders, manifests and renames use synchronous calls (microseconds each), so they never wait in
-// libuv's pool behind the files being written; file contents are read and written asynchronously.
+// libuv's pool behind the files being written; the zips are read and written asynchronously.
 import { createHash } from 'node:crypto';
 import {
   constants,
@@ -18,18 +22,16 @@ import {
 } from 'node:fs';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { unsafeReason } from '../skills/package/zip-reader';
 import { errnoCode } from './errors';
 import { breakIfStale, Holdings, isHeld, randomSuffix } from './file-lock';
-import { PackageFile, sha256Hex, UnpackedFile } from './unpack';
 
 export interface CacheManifest {
-  format: 1;
+  format: 2;
   content_hash: string;
+  /** The skill it was fetched for, for a person reading the cache. */
   name: string;
-  /** Sum of the file sizes: what the entry costs against the byte bound. */
+  /** The zip's size: what the entry costs against the byte bound. */
   bytes: number;
-  files: PackageFile[];
 }
 
 export interface CacheBounds {
@@ -37,45 +39,34 @@ export interface CacheBounds {
   maxBytes: number;
 }
 
-export type EntryCheck = 'ok' | 'missing' | 'corrupt';
-
 const MANIFEST = 'manifest.json';
-const FILES = 'files';
+const PACKAGE = 'package.zip';
 const SCOPE_NAME = /^[0-9a-f]{32}$/;
 const ENTRY_NAME = /^[0-9a-f]{64}$/;
 const PARTIAL_NAME = /^\.partial-([0-9a-f]{64})-[0-9a-f]{12}$/;
 const TRASH_NAME = /^\.trash-[0-9a-f]{12}$/;
 const LEASE_NAME = /^([0-9a-f]{64})\.lease-[0-9a-f]{12}$/;
 const LOCK_NAME = /^[0-9a-f]{64}\.lock$/;
-/** Path rules of the manifest: the same as a package's, so a damaged manifest names nothing outside. */
-const MANIFEST_PATH_LIMITS = { maxPathBytes: 4096 };
 
-/** Never the token itself: a digest of the URL and of a digest of the token. */
-export function cacheScope(serviceUrl: string, token: string): string {
-  const identity = createHash('sha256').update(token, 'utf8').digest('hex');
-  return createHash('sha256')
-    .update(`skill-resolver/scope/1\n${serviceUrl}\n${identity}`, 'utf8')
-    .digest('hex')
-    .slice(0, 32);
+/** One scope per service: a digest of its URL (no identity in it). */
+export function cacheScope(serviceUrl: string): string {
+  return createHash('sha256').update(`skill-resolver/scope/2\n${serviceUrl}`, 'utf8').digest('hex').slice(0, 32);
 }
 
 export function hexOf(contentHash: string): string {
   return contentHash.slice('sha256:'.length);
 }
 
-function isManifest(value: unknown, contentHash: string, name: string): value is CacheManifest {
+function isManifest(value: unknown, contentHash: string): value is CacheManifest {
   const m = value as Partial<CacheManifest> | null;
-  if (!m || m.format !== 1 || m.content_hash !== contentHash || m.name !== name || !Array.isArray(m.files))
-    return false;
-  let bytes = 0;
-  for (const f of m.files as Partial<PackageFile>[]) {
-    if (typeof f?.path !== 'string' || unsafeReason(f.path, MANIFEST_PATH_LIMITS) !== null) return false;
-    if (!Number.isSafeInteger(f.size) || (f.size as number) < 0) return false;
-    if (typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256)) return false;
-    if (f.mode !== '644' && f.mode !== '755') return false;
-    bytes += f.size as number;
-  }
-  return m.bytes === bytes;
+  return (
+    !!m &&
+    m.format === 2 &&
+    m.content_hash === contentHash &&
+    typeof m.name === 'string' &&
+    Number.isSafeInteger(m.bytes) &&
+    (m.bytes as number) >= 0
+  );
 }
 
 export class PackageCache {
@@ -110,7 +101,7 @@ export class PackageCache {
   }
 
   /** The recorded manifest of a published entry; `corrupt` when it does not describe this package. */
-  async manifest(hex: string, contentHash: string, name: string): Promise<CacheManifest | 'missing' | 'corrupt'> {
+  manifest(hex: string, contentHash: string): CacheManifest | 'missing' | 'corrupt' {
     let text: string;
     try {
       text = readFileSync(join(this.entryDir(hex), MANIFEST), 'utf8');
@@ -120,42 +111,38 @@ export class PackageCache {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      return isManifest(parsed, contentHash, name) ? parsed : 'corrupt';
+      return isManifest(parsed, contentHash) ? parsed : 'corrupt';
     } catch {
       return 'corrupt';
     }
   }
 
   /**
-   * Reads every file of the entry, checks its size and sha256 against the manifest, and hands it
-   * to `use`. `missing` when the entry went away meanwhile (evicted by another process).
+   * The entry's zip, when its bytes hash to `contentHash` and are of the recorded size; `missing`
+   * when the entry went away meanwhile (evicted by another process), `corrupt` otherwise.
    */
-  async readVerified(
-    hex: string,
-    manifest: CacheManifest,
-    use: (file: PackageFile, data: Buffer) => Promise<void>,
-  ): Promise<EntryCheck> {
-    const files = join(this.entryDir(hex), FILES);
-    for (const file of manifest.files) {
-      let data: Buffer;
+  async readPackage(hex: string, manifest: CacheManifest): Promise<Buffer | 'missing' | 'corrupt'> {
+    let data: Buffer;
+    try {
+      const handle = await open(join(this.entryDir(hex), PACKAGE), constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
-        const handle = await open(join(files, file.path), constants.O_RDONLY | constants.O_NOFOLLOW);
-        try {
-          data = await handle.readFile();
-        } finally {
-          await handle.close();
-        }
-      } catch (err) {
-        const code = errnoCode(err);
-        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR') {
-          return existsSync(join(this.entryDir(hex), MANIFEST)) ? 'corrupt' : 'missing';
-        }
-        throw err;
+        // Never more than the manifest says: a file grown huge is not read whole.
+        const size = (await handle.stat()).size;
+        if (size !== manifest.bytes) return 'corrupt';
+        data = await handle.readFile();
+      } finally {
+        await handle.close();
       }
-      if (data.length !== file.size || sha256Hex(data) !== file.sha256) return 'corrupt';
-      await use(file, data);
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR') {
+        return existsSync(join(this.entryDir(hex), MANIFEST)) ? 'corrupt' : 'missing';
+      }
+      throw err;
     }
-    return 'ok';
+    if (data.length !== manifest.bytes) return 'corrupt';
+    const got = `sha256:${createHash('sha256').update(data).digest('hex')}`;
+    return got === manifest.content_hash ? data : 'corrupt';
   }
 
   /** Marks the entry as just used, for the least-recently-used order. */
@@ -194,29 +181,13 @@ export class PackageCache {
   }
 
   /** Writes the entry into a `.partial-*` folder and renames it in; only the download lock's holder calls it. */
-  async publish(hex: string, contentHash: string, name: string, files: UnpackedFile[]): Promise<void> {
+  async publish(hex: string, contentHash: string, name: string, zip: Buffer): Promise<void> {
     // A partial left by a killed holder has another random name; eviction removes it.
     const partial = join(this.scopeDir, `.partial-${hex}-${randomSuffix()}`);
-    mkdirSync(join(partial, FILES), { recursive: true, mode: 0o700 });
+    mkdirSync(partial, { mode: 0o700 });
     try {
-      const made = new Set<string>([join(partial, FILES)]);
-      for (const file of files) {
-        const parent = dirname(join(partial, FILES, file.path));
-        if (!made.has(parent)) {
-          mkdirSync(parent, { recursive: true, mode: 0o700 });
-          made.add(parent);
-        }
-      }
-      await Promise.all(
-        files.map((file) => writeFile(join(partial, FILES, file.path), file.data, { flag: 'wx', mode: 0o600 })),
-      );
-      const manifest: CacheManifest = {
-        format: 1,
-        content_hash: contentHash,
-        name,
-        bytes: files.reduce((sum, f) => sum + f.size, 0),
-        files: files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
-      };
+      await writeFile(join(partial, PACKAGE), zip, { flag: 'wx', mode: 0o600 });
+      const manifest: CacheManifest = { format: 2, content_hash: contentHash, name, bytes: zip.length };
       writeFileSync(join(partial, MANIFEST), JSON.stringify(manifest), { flag: 'wx', mode: 0o600 });
       renameSync(partial, this.entryDir(hex));
     } catch (err) {

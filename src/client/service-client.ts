@@ -1,7 +1,9 @@
 // The two calls the client makes, over Node's own HTTP with keep-alive: the task's skills and the
-// package downloads. Counts requests and package bytes; its errors never hold the token.
+// package downloads, each bounded in size and in time. Counts requests and package bytes; its
+// errors never hold the token.
 import { Agent as HttpAgent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type * as Https from 'node:https';
+import { checkInterval, describeRule, RateWindow, SlowDownloadRule } from './deadline';
 import { ClientError, EXIT_FAILED, errnoCode, errorMessage, UsageError } from './errors';
 
 export interface HttpAnswer {
@@ -12,14 +14,27 @@ export interface HttpAnswer {
 
 export interface GetOptions {
   headers?: Record<string, string>;
-  /** A body longer than this ends the request with `tooLarge()`. */
+  /** A 200 body longer than this ends the request with `tooLarge()`. */
   maxBytes: number;
   tooLarge: () => Error;
+  /** The bytes of a 200 body, as they arrive. */
   onChunk?: (chunk: Buffer) => void;
+  /** What is being fetched, for the message of a cut ("the package of alpha"). */
+  what: string;
 }
 
-/** A socket that sends nothing for this long ends the request. */
-const IDLE_TIMEOUT_MS = 60_000;
+/** What bounds every request of one run: the run's signal and the slow-download rule. */
+export interface RequestBounds {
+  signal: AbortSignal;
+  /** The error a request ends with once `signal` fired. */
+  aborted: () => Error;
+  slow: SlowDownloadRule;
+}
+
+/** Node's own default, stated: a head larger than this ends the request. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Of an answer other than 200 only this much is read (the service's error bodies are a few hundred bytes). */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const USER_AGENT = `skill-resolver-client/1 node/${process.versions.node}`;
 
 /**
@@ -55,6 +70,7 @@ export class ServiceClient {
     url: string,
     private readonly token: string,
     sockets: number,
+    private readonly bounds: RequestBounds,
   ) {
     this.root = serviceRoot(url);
     const options = { keepAlive: true, maxSockets: sockets };
@@ -63,24 +79,50 @@ export class ServiceClient {
     this.agent = this.https ? new this.https.Agent(options) : new HttpAgent(options);
   }
 
-  /** `path` below the API prefix, e.g. `/tasks/12/skills`. */
+  /**
+   * `path` below the API prefix, e.g. `/tasks/12/skills`. Ends with an error when the run's
+   * signal fires, when the answer arrives slower than the slow-download rule allows (the head
+   * included: a server that holds everything back is cut after one window), or when it is larger
+   * than its bound.
+   */
   get(path: string, options: GetOptions): Promise<HttpAnswer> {
+    const { signal, slow } = this.bounds;
+    if (signal.aborted) return Promise.reject(this.bounds.aborted());
     this.requests++;
     const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
     const send = this.https ? this.https.request : httpRequest;
     return new Promise<HttpAnswer>((resolve, reject) => {
       let settled = false;
-      const fail = (err: Error): void => {
-        if (settled) return;
+      const rate = new RateWindow(slow, Date.now());
+      const onAbort = (): void => fail(this.bounds.aborted());
+      const watch = setInterval(() => {
+        if (!rate.tooSlow(Date.now())) return;
+        fail(
+          new ClientError(
+            EXIT_FAILED,
+            `${options.what} came slower than ${describeRule(slow)} (${rate.lastWindowBytes()} bytes in the last window) from ${this.root.origin}; cut off`,
+          ),
+        );
+      }, checkInterval(slow));
+      const settle = (): boolean => {
+        if (settled) return false;
         settled = true;
+        clearInterval(watch);
+        signal.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const fail = (err: Error): void => {
+        if (!settle()) return;
         req.destroy();
         reject(err);
       };
+      signal.addEventListener('abort', onAbort, { once: true });
       const req = send(
         target,
         {
           method: 'GET',
           agent: this.agent,
+          maxHeaderSize: MAX_HEADER_BYTES,
           headers: {
             authorization: `Bearer ${this.token}`,
             'user-agent': USER_AGENT,
@@ -89,34 +131,38 @@ export class ServiceClient {
           },
         },
         (res) => {
+          const status = res.statusCode ?? 0;
+          const ok = status === 200;
           const declared = Number(res.headers['content-length']);
-          if (Number.isFinite(declared) && declared > options.maxBytes) return fail(options.tooLarge());
+          if (ok && Number.isFinite(declared) && declared > options.maxBytes) return fail(options.tooLarge());
+          const cap = ok ? options.maxBytes : Math.min(options.maxBytes, MAX_ERROR_BODY_BYTES);
           const chunks: Buffer[] = [];
           let received = 0;
+          const answer = (): HttpAnswer => ({ status, headers: res.headers, body: Buffer.concat(chunks, received) });
           res.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            rate.received(chunk.length);
+            if (received + chunk.length > cap) {
+              if (ok) return fail(options.tooLarge());
+              // An error answer: its first bytes say enough, the rest is not read.
+              chunks.push(chunk.subarray(0, cap - received));
+              received = cap;
+              if (settle()) resolve(answer());
+              req.destroy();
+              return;
+            }
             received += chunk.length;
-            if (received > options.maxBytes) return fail(options.tooLarge());
             chunks.push(chunk);
-            options.onChunk?.(chunk);
+            if (ok) options.onChunk?.(chunk);
           });
           res.on('error', (err) => fail(this.networkError(err)));
           res.on('aborted', () =>
             fail(new ClientError(EXIT_FAILED, `The service at ${this.root.origin} cut the answer short`)),
           );
           res.on('end', () => {
-            if (settled) return;
-            settled = true;
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks, received) });
+            if (settle()) resolve(answer());
           });
         },
-      );
-      req.setTimeout(IDLE_TIMEOUT_MS, () =>
-        fail(
-          new ClientError(
-            EXIT_FAILED,
-            `The service at ${this.root.origin} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s`,
-          ),
-        ),
       );
       req.on('error', (err) => fail(this.networkError(err)));
       req.end();
@@ -129,6 +175,12 @@ export class ServiceClient {
 
   private networkError(err: unknown): ClientError {
     const code = errnoCode(err);
+    if (code === 'HPE_HEADER_OVERFLOW') {
+      return new ClientError(
+        EXIT_FAILED,
+        `The service at ${this.root.origin} sent a head larger than ${MAX_HEADER_BYTES / 1024} KiB`,
+      );
+    }
     return new ClientError(
       EXIT_FAILED,
       `Cannot reach the service at ${this.root.origin}: ${code ?? errorMessage(err)}`,

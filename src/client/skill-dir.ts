@@ -3,12 +3,98 @@
 // folders the lock lists are replaced or removed; nothing else in DIR is touched. Folders and
 // renames are synchronous calls (microseconds), file contents asynchronous.
 import { lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ClientError, EXIT_FAILED, errnoCode } from './errors';
 import { randomSuffix } from './file-lock';
 import { LOCK_TEMP } from './lock-file';
-import { PackageFile } from './unpack';
+import { PackageFile, sha256Hex } from './unpack';
+
+export type FolderProblemKind = 'not-a-folder' | 'missing' | 'not-a-file' | 'size' | 'sha256' | 'mode' | 'extra';
+
+export interface FolderProblem {
+  /** Relative to the skill folder; `.` for the folder itself. */
+  path: string;
+  problem: FolderProblemKind;
+}
+
+export interface FolderCheck {
+  /** Re-reads every file and compares its sha256 too (otherwise sizes and modes only). */
+  hashes: boolean;
+  /** Stops at the first difference (a sync only asks whether the folder matches). */
+  first?: boolean;
+}
+
+/**
+ * How the folder at `base` differs from `files`: a listed file missing, not a regular file, of
+ * another size, mode or (with `hashes`) sha256, and anything there the list does not hold. A
+ * symbolic link is never followed: in the place of a file or a folder it is a difference.
+ */
+export async function folderProblems(base: string, files: PackageFile[], check: FolderCheck): Promise<FolderProblem[]> {
+  const problems: FolderProblem[] = [];
+  const extras: FolderProblem[] = [];
+  const enough = (): boolean => check.first === true && problems.length + extras.length > 0;
+  const top = await lstat(base).catch((err: unknown) => {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return null;
+    throw err;
+  });
+  if (top === null)
+    return files.slice(0, check.first ? 1 : undefined).map((f) => ({ path: f.path, problem: 'missing' }));
+  if (!top.isDirectory()) return [{ path: '.', problem: 'not-a-folder' }];
+
+  const listed = new Set<string>();
+  const folders = new Set<string>();
+  for (const file of files) {
+    listed.add(file.path);
+    for (let i = file.path.indexOf('/'); i !== -1; i = file.path.indexOf('/', i + 1))
+      folders.add(file.path.slice(0, i));
+  }
+  // The listing first (one readdir per folder), so a sync without hashes reads no file at all.
+  const walk = async (prefix: string): Promise<void> => {
+    let entries: Array<import('node:fs').Dirent>;
+    try {
+      entries = await readdir(prefix ? join(base, prefix) : base, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (enough()) return;
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && folders.has(rel)) await walk(rel);
+      else if (!listed.has(rel)) extras.push({ path: rel, problem: 'extra' });
+    }
+  };
+  await walk('');
+  if (enough()) return extras;
+  for (const file of files) {
+    if (enough()) break;
+    const path = join(base, file.path);
+    const info = await lstat(path).catch(() => null);
+    if (info === null) {
+      problems.push({ path: file.path, problem: 'missing' });
+      continue;
+    }
+    if (!info.isFile()) {
+      problems.push({ path: file.path, problem: 'not-a-file' });
+      continue;
+    }
+    if (info.size !== file.size) {
+      problems.push({ path: file.path, problem: 'size' });
+      continue;
+    }
+    if (((info.mode & 0o111) !== 0) !== (file.mode === '755')) {
+      problems.push({ path: file.path, problem: 'mode' });
+      continue;
+    }
+    if (check.hashes) {
+      const data = await readFile(path).catch(() => null);
+      if (data === null) problems.push({ path: file.path, problem: 'missing' });
+      else if (data.length !== file.size) problems.push({ path: file.path, problem: 'size' });
+      else if (sha256Hex(data) !== file.sha256) problems.push({ path: file.path, problem: 'sha256' });
+    }
+  }
+  return [...problems, ...extras];
+}
 
 /** Folders a killed sync may leave in DIR; the names the client gives them and nothing else. */
 const LEFTOVER = /^\.(partial|old)-[a-z0-9-]{1,64}-[0-9a-f]{12}$/;
@@ -55,21 +141,28 @@ export class Stage {
     await Promise.all(files.map((file) => this.write(file, file.data)));
   }
 
-  /** Empties the stage (after a cache entry failed its check half way). */
-  async reset(): Promise<void> {
-    await rm(this.path, { recursive: true, force: true });
-    mkdirSync(this.path);
-    this.made.clear();
-    this.made.add(this.path);
-  }
-
   async abort(): Promise<void> {
     await rm(this.path, { recursive: true, force: true });
   }
 
-  /** Puts the stage in place of `DIR/<name>`: the previous copy is renamed aside, then removed. */
-  async commit(): Promise<void> {
+  /**
+   * Puts the stage in place of `DIR/<name>`. `replace`: the previous copy (a folder the lock
+   * lists) is renamed aside, then removed. Otherwise the place must still be free: whatever
+   * appeared there meanwhile stays, and the stage is refused.
+   */
+  async commit(replace: boolean): Promise<void> {
     const target = join(this.dir, this.name);
+    if (!replace) {
+      try {
+        renameSync(this.path, target);
+      } catch (err) {
+        throw new ClientError(
+          EXIT_FAILED,
+          `${target} appeared while the sync wrote it (${errnoCode(err) ?? String(err)}); it is left as it is`,
+        );
+      }
+      return;
+    }
     const old = join(this.dir, `.old-${this.name}-${randomSuffix()}`);
     let movedAside = false;
     try {
@@ -119,13 +212,9 @@ export class SkillDir {
     }
   }
 
-  /** Every file present as a regular file of its recorded size (the check of a warm sync). */
-  async present(name: string, files: PackageFile[]): Promise<boolean> {
-    const base = join(this.dir, name);
-    return files.every((file) => {
-      const info = lstatSync(join(base, file.path), { throwIfNoEntry: false });
-      return info !== undefined && info.isFile() && info.size === file.size;
-    });
+  /** How `DIR/<name>` differs from `files` (nothing: it matches). */
+  problems(name: string, files: PackageFile[], check: FolderCheck): Promise<FolderProblem[]> {
+    return folderProblems(join(this.dir, name), files, check);
   }
 
   /** Removes a folder the lock lists: renamed aside first, so it disappears at once. */

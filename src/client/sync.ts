@@ -1,19 +1,11 @@
 // `sync` (CONTRACT §10): the task's exact skills into DIR, verified, through the host cache, with
-// one request and no download when nothing changed since the last sync.
+// one request and no download when nothing changed since the last sync. It gathers the facts
+// (the lock, what DIR holds, the task's refs), lets plan-sync.ts decide, and carries the plan out
+// within one deadline; a folder that differs from the lock is rebuilt.
 import { createHash } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ClientError,
-  EXIT_FAILED,
-  EXIT_INTEGRITY,
-  EXIT_OK,
-  EXIT_UNRESOLVED,
-  ExitCode,
-  errorMessage,
-  IntegrityError,
-  UsageError,
-} from './errors';
+import { Deadline, DEFAULT_SLOW_DOWNLOAD, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, SlowDownloadRule } from './deadline';
+import { ClientError, EXIT_FAILED, ExitCode, errorMessage, IntegrityError, UsageError } from './errors';
 import { Holdings } from './file-lock';
 import {
   ClientPackageLimits,
@@ -26,10 +18,11 @@ import {
 } from './limits';
 import { LockedSkill, readLock, Unresolved, writeLock } from './lock-file';
 import { cacheScope, hexOf, PackageCache } from './package-cache';
+import { conditionalFingerprint, exitCodeOf, Found, lockAfter, Outcome, planSync, Step } from './plan-sync';
 import { HttpAnswer, serviceError, ServiceClient } from './service-client';
-import { SkillDir, Stage } from './skill-dir';
+import { FolderProblem, SkillDir } from './skill-dir';
 import { parseTaskSkills, Ref, TaskSkills } from './task-skills';
-import { PackageFile, unpackPackage, UnpackedFile } from './unpack';
+import { unpackPackage, UnpackedFile } from './unpack';
 
 export interface SyncOptions {
   /** The service root, e.g. `https://skills.example.com`. */
@@ -44,6 +37,14 @@ export interface SyncOptions {
   cacheDir?: string | false;
   /** Unresolved names make the exit code 3. */
   strict?: boolean;
+  /** Re-hash every file of the locked folders (not only their sizes and modes), and rebuild any that differs. */
+  verify?: boolean;
+  /** The deadline of the whole run (default 300 s): past it, what is not done is left as it was, exit 1. */
+  timeoutMs?: number;
+  /** The caller's own way to stop the run, with the same effect as the deadline. */
+  signal?: AbortSignal;
+  /** The cut of a slow answer (default: under 1 KiB/s over 30 s). */
+  slowDownload?: SlowDownloadRule;
   cacheMaxEntries?: number;
   cacheMaxBytes?: number;
   limits?: ClientPackageLimits;
@@ -54,7 +55,7 @@ export type From = 'cache' | 'download';
 
 interface Obtained {
   from: From;
-  files: PackageFile[];
+  files: UnpackedFile[];
   /** The package's bytes, when it was downloaded. */
   bytes: number;
 }
@@ -63,6 +64,10 @@ export type ProgressEvent =
   | { kind: 'resolved'; total: number; toFetch: number; notModified: boolean }
   /** `bytes`: what this skill's package took to download (0 from the cache). */
   | { kind: 'skill'; name: string; version: number; from: From; done: number; total: number; bytes: number }
+  /** A locked folder that differs from the lock, about to be rebuilt; `detail` names the first difference. */
+  | { kind: 'repair'; name: string; detail: string }
+  /** A folder the lock did not list, found to be exactly the ref's package, and taken into the lock. */
+  | { kind: 'adopted'; name: string }
   | { kind: 'failed'; name: string; message: string }
   | { kind: 'warning'; message: string };
 
@@ -126,6 +131,14 @@ function checkOptions(options: SyncOptions): void {
       throw new UsageError(`${flag} must be a whole number, 0 or more`);
     }
   }
+  const positive = (value: number | undefined): boolean =>
+    value === undefined || (Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS);
+  if (!positive(options.timeoutMs))
+    throw new UsageError('--timeout must be a positive number of seconds, at most 24 days');
+  const slow = options.slowDownload;
+  if (slow && (!positive(slow.windowMs) || !Number.isFinite(slow.bytesPerSecond) || slow.bytesPerSecond < 0)) {
+    throw new UsageError('The slow-download rule needs a positive window and a rate of 0 or more bytes per second');
+  }
 }
 
 function httpFailure(answer: HttpAnswer, what: string, taskId: number): ClientError {
@@ -153,12 +166,18 @@ class SyncRun {
   readonly dir: SkillDir;
   readonly limits: ClientPackageLimits;
   readonly downloads = new Limiter(MAX_PARALLEL_DOWNLOADS);
+  readonly deadline: Deadline;
   cache: PackageCache | null = null;
   done = 0;
   total = 0;
 
   constructor(readonly options: SyncOptions) {
-    this.client = new ServiceClient(options.url, options.token, MAX_PARALLEL_DOWNLOADS + 1);
+    this.deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+    this.client = new ServiceClient(options.url, options.token, MAX_PARALLEL_DOWNLOADS + 1, {
+      signal: this.deadline.signal,
+      aborted: () => this.deadline.error(),
+      slow: options.slowDownload ?? DEFAULT_SLOW_DOWNLOAD,
+    });
     this.dir = new SkillDir(resolvePath(options.dir));
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
   }
@@ -172,15 +191,23 @@ class SyncRun {
       headers: fingerprint ? { 'if-none-match': `"${fingerprint}"` } : {},
       maxBytes: MAX_TASK_SKILLS_BYTES,
       tooLarge: () => new ClientError(EXIT_FAILED, "The service's answer for the task's skills is too large"),
+      what: `The skills of task ${this.options.taskId}`,
     });
+    if (answer.status === 304 && fingerprint === null) {
+      throw new ClientError(
+        EXIT_FAILED,
+        `Task ${this.options.taskId}: the service answered 304 to an unconditional request`,
+      );
+    }
     if (answer.status !== 200 && answer.status !== 304)
       throw httpFailure(answer, `Task ${this.options.taskId}`, this.options.taskId);
     return answer;
   }
 
-  /** The package bytes, checked against the ref's content hash, then unpacked by the package rules. */
-  async download(ref: Ref): Promise<{ files: UnpackedFile[]; bytes: number }> {
-    const zip = await this.downloads.run(async () => {
+  /** The package bytes, checked against the ref's content hash. */
+  async download(ref: Ref): Promise<Buffer> {
+    return this.downloads.run(async () => {
+      this.deadline.check();
       const hash = createHash('sha256');
       const answer = await this.client.get(`/skills/${ref.skill_id}/download?version=${ref.version}`, {
         maxBytes: maxDownloadBytes(this.limits),
@@ -189,6 +216,7 @@ class SyncRun {
           hash.update(chunk);
           this.client.bytesDownloaded += chunk.length;
         },
+        what: `The package of ${ref.name} v${ref.version}`,
       });
       if (answer.status !== 200) {
         throw httpFailure(
@@ -205,22 +233,23 @@ class SyncRun {
       }
       return answer.body;
     });
-    return { files: unpackPackage(zip, ref.name, this.limits), bytes: zip.length };
   }
 
-  /** Fills `stage` with the files of `ref`, from the cache when it holds a sound copy. */
-  async obtain(ref: Ref, stage: Stage): Promise<Obtained> {
+  /**
+   * The files of `ref`, unpacked by the package rules from bytes that hash to its content hash:
+   * the host cache's copy when it holds a sound one, else a download (which the cache then keeps).
+   */
+  async obtain(ref: Ref): Promise<Obtained> {
     const cache = this.cache;
     const fromDownload = async (): Promise<Obtained> => {
-      const { files, bytes } = await this.download(ref);
-      // The cache entry and the copy in DIR are written at once: neither waits for the other.
-      const publish = cache
-        ? cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, files).catch((err: unknown) => {
-            this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
-          })
-        : undefined;
-      await Promise.all([publish, stage.writeAll(files)]);
-      return { from: 'download', files, bytes };
+      const zip = await this.download(ref);
+      const files = unpackPackage(zip, ref.name, this.limits);
+      if (cache) {
+        await cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, zip).catch((err: unknown) => {
+          this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
+        });
+      }
+      return { from: 'download', files, bytes: zip.length };
     };
     if (!cache) return fromDownload();
 
@@ -228,21 +257,23 @@ class SyncRun {
     let discarded = false;
     let leased = false;
     for (;;) {
-      const manifest = await cache.manifest(hex, ref.content_hash, ref.name);
+      this.deadline.check();
+      const manifest = cache.manifest(hex, ref.content_hash);
+      let check: 'missing' | 'corrupt' = manifest === 'missing' ? 'missing' : 'corrupt';
       if (typeof manifest === 'object') {
         // Read under a lease, so no eviction takes the entry away meanwhile (one that already
         // had it reads as missing, and the loop starts over).
         if (!leased) await cache.lease(hex);
         leased = true;
-        const check = await cache.readVerified(hex, manifest, (file, data) => stage.write(file, data));
-        if (check === 'ok') {
+        const zip = await cache.readPackage(hex, manifest);
+        if (Buffer.isBuffer(zip)) {
           await cache.touch(hex);
-          return { from: 'cache', files: manifest.files, bytes: 0 };
+          return { from: 'cache', files: unpackPackage(zip, ref.name, this.limits), bytes: 0 };
         }
-        await stage.reset();
+        check = zip;
         if (check === 'missing') continue;
       }
-      if (manifest !== 'missing') {
+      if (check === 'corrupt') {
         // A damaged entry goes, and is fetched again, once.
         if (discarded)
           throw new IntegrityError(`The cached copy of ${ref.name} failed its check again after a fresh fetch`);
@@ -257,35 +288,49 @@ class SyncRun {
       if (await cache.lockDownload(hex)) {
         try {
           // Published by another sync while this one waited for the lock.
-          if ((await cache.manifest(hex, ref.content_hash, ref.name)) !== 'missing') continue;
+          if (cache.manifest(hex, ref.content_hash) !== 'missing') continue;
           return await fromDownload();
         } finally {
           await cache.unlockDownload(hex);
         }
       }
       // Another sync is fetching this package: its entry appears, or its lock goes (or goes stale).
-      await sleep(WAIT_MS);
+      await this.deadline.sleep(WAIT_MS);
     }
   }
 
-  /** One skill into DIR; a failure leaves its previous copy (and lock entry) as they were. */
-  async materialise(ref: Ref, managed: boolean): Promise<{ from: From; entry: LockedSkill; bytes: number }> {
-    if (!managed && (await this.dir.occupied(ref.name))) {
-      throw new ClientError(
-        EXIT_FAILED,
-        `${this.dir.dir}/${ref.name} exists but the lock does not list it; move it away or sync into another folder`,
-      );
+  /**
+   * One add, change or rebuild into DIR, or a claim: the files are obtained in memory first, then
+   * written to a stage and swapped in. A failure, or the deadline passing before the swap, leaves
+   * the previous copy as it was.
+   */
+  async materialise(step: Step & { ref: Ref }): Promise<{ from: From; entry: LockedSkill; bytes: number }> {
+    const { ref } = step;
+    const { from, files, bytes } = await this.obtain(ref);
+    const entry: LockedSkill = {
+      skill_id: ref.skill_id,
+      version: ref.version,
+      content_hash: ref.content_hash,
+      files: files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
+    };
+    if (step.action === 'claim') {
+      const differs = await this.dir.problems(ref.name, entry.files, { hashes: true, first: true });
+      if (differs.length > 0) {
+        throw new ClientError(
+          EXIT_FAILED,
+          `${this.dir.dir}/${ref.name} exists but the lock does not list it, and it is not ${ref.name} v${ref.version} ` +
+            `(${describeProblem(differs[0])}); it is left as it is: move it away, or sync into another folder`,
+        );
+      }
+      this.progress({ kind: 'adopted', name: ref.name });
+      return { from, entry, bytes };
     }
+    this.deadline.check();
     const stage = await this.dir.stage(ref.name);
     try {
-      const { from, files, bytes } = await this.obtain(ref, stage);
-      await stage.commit();
-      const entry: LockedSkill = {
-        skill_id: ref.skill_id,
-        version: ref.version,
-        content_hash: ref.content_hash,
-        files: files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
-      };
+      await stage.writeAll(files);
+      this.deadline.check();
+      await stage.commit(step.action !== 'add');
       return { from, entry, bytes };
     } catch (err) {
       await stage.abort();
@@ -298,11 +343,8 @@ class SyncRun {
   }
 }
 
-function exitCodeOf(failed: SyncFailure[], unresolved: Unresolved[], strict: boolean): ExitCode {
-  if (failed.some((f) => f.exit_code === EXIT_INTEGRITY)) return EXIT_INTEGRITY;
-  if (failed.length > 0) return EXIT_FAILED;
-  if (strict && unresolved.length > 0) return EXIT_UNRESOLVED;
-  return EXIT_OK;
+function describeProblem(p: FolderProblem): string {
+  return p.path === '.' ? p.problem : `${p.path}: ${p.problem}`;
 }
 
 /** Syncs the task's skills into `options.dir`; throws ClientError for what ends the whole run. */
@@ -312,7 +354,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   try {
     await run.dir.prepare();
     const dirLock = `${run.dir.dir}/.skill-resolver.sync.lock`;
-    while (!(await run.holdings.acquire(dirLock))) await sleep(WAIT_MS);
+    while (!(await run.holdings.acquire(dirLock))) await run.deadline.sleep(WAIT_MS);
     return await syncLocked(run);
   } finally {
     await run.holdings.releaseAll();
@@ -320,94 +362,96 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   }
 }
 
+const sortByName = <T extends { name: string }>(items: T[]): T[] =>
+  items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
 async function syncLocked(run: SyncRun): Promise<SyncResult> {
   const { options, dir, client } = run;
   const preloadOnly = options.preloadOnly === true;
   const strict = options.strict === true;
+  const hashes = options.verify === true;
   await dir.cleanLeftovers();
   const lock = await readLock(dir.dir);
+  const previous = lock?.skills ?? {};
   const url = client.root.url;
-  const matches =
-    lock !== null && lock.url === url && lock.task_id === options.taskId && lock.preload_only === preloadOnly;
+
+  // What DIR holds of the lock, before asking: a folder that differs makes the request unconditional.
+  const found = new Map<string, Found>();
+  const differences = new Map<string, FolderProblem>();
+  await Promise.all(
+    Object.entries(previous).map(async ([name, skill]) => {
+      if (skill.pending) return found.set(name, 'damaged');
+      const problems = await dir.problems(name, skill.files, { hashes, first: true });
+      if (problems.length > 0) differences.set(name, problems[0]);
+      found.set(name, problems.length === 0 ? 'intact' : 'damaged');
+    }),
+  );
 
   // 1. The task's refs, conditional on what DIR already holds.
-  let answer = await run.taskSkills(matches ? lock.fingerprint : null);
+  const fingerprint = conditionalFingerprint(lock, { url, taskId: options.taskId, preloadOnly }, found);
+  const answer = await run.taskSkills(fingerprint);
   if (answer.status === 304 && lock) {
-    const intact = await Promise.all(
-      Object.entries(lock.skills).map(
-        async ([name, skill]) => !skill.pending && (await dir.present(name, skill.files)),
-      ),
-    );
-    if (intact.every(Boolean)) {
-      const skills = Object.entries(lock.skills).map(([name, s]) => ({
-        name,
-        version: s.version,
-        content_hash: s.content_hash,
-        from: 'cache' as const,
-      }));
-      run.progress({ kind: 'resolved', total: skills.length, toFetch: 0, notModified: true });
-      return {
-        fingerprint: lock.fingerprint,
-        skills,
-        unresolved: lock.unresolved,
-        requests: client.requests,
-        bytes_downloaded: client.bytesDownloaded,
-        failed: [],
-        exitCode: exitCodeOf([], lock.unresolved, strict),
-      };
-    }
-    answer = await run.taskSkills(null);
+    const skills = Object.entries(lock.skills).map(([name, s]) => ({
+      name,
+      version: s.version,
+      content_hash: s.content_hash,
+      from: 'cache' as const,
+    }));
+    run.progress({ kind: 'resolved', total: skills.length, toFetch: 0, notModified: true });
+    return {
+      fingerprint: lock.fingerprint,
+      skills: sortByName(skills),
+      unresolved: lock.unresolved,
+      requests: client.requests,
+      bytes_downloaded: client.bytesDownloaded,
+      failed: [],
+      exitCode: exitCodeOf([], lock.unresolved, strict),
+    };
   }
-  if (answer.status !== 200)
-    throw new ClientError(EXIT_FAILED, `Task ${options.taskId}: the service answered ${answer.status}`);
   const resolved: TaskSkills = parseTaskSkills(answer.body, preloadOnly);
 
-  // 2-3. Which folders stay, which are (re)built, which go.
-  const previous = lock?.skills ?? {};
-  const wanted = new Set(resolved.refs.map((r) => r.name));
-  const keep = new Map<string, LockedSkill>();
-  const change: Ref[] = [];
+  // 2-3. Which folders stay, which are written, rebuilt or claimed, which go.
   for (const ref of resolved.refs) {
-    const had = Object.hasOwn(previous, ref.name) ? previous[ref.name] : undefined;
-    const same = had && !had.pending && had.content_hash === ref.content_hash;
-    if (same && (await dir.present(ref.name, had.files))) keep.set(ref.name, had);
-    else change.push(ref);
+    if (!Object.hasOwn(previous, ref.name)) found.set(ref.name, (await dir.occupied(ref.name)) ? 'occupied' : 'free');
   }
-  const leaving = Object.keys(previous).filter((name) => !wanted.has(name));
+  const plan = planSync({ previous, refs: resolved.refs, found });
+  const writes = plan.steps.filter((s): s is Step & { ref: Ref } => 'ref' in s);
   run.total = resolved.refs.length;
-  run.progress({ kind: 'resolved', total: run.total, toFetch: change.length, notModified: false });
-
-  const entries: Record<string, LockedSkill> = {};
-  for (const [name, entry] of keep) entries[name] = entry;
-  const baseLock = { url, task_id: options.taskId, preload_only: preloadOnly, unresolved: resolved.unresolved };
-  if (change.length > 0 || leaving.length > 0) {
-    // Before any folder changes: a sync killed from here on leaves these names marked, and the next one redoes them.
-    const marked: Record<string, LockedSkill> = { ...entries };
-    for (const ref of change) {
-      const { skill_id, version, content_hash } = ref;
-      marked[ref.name] = { skill_id, version, content_hash, files: previous[ref.name]?.files ?? [], pending: true };
+  run.progress({ kind: 'resolved', total: run.total, toFetch: writes.length, notModified: false });
+  for (const step of writes) {
+    const difference = differences.get(step.name);
+    if (step.action === 'rebuild') {
+      run.progress({
+        kind: 'repair',
+        name: step.name,
+        detail: difference ? describeProblem(difference) : 'left unfinished by an earlier sync',
+      });
     }
-    for (const name of leaving) marked[name] = { ...previous[name], pending: true };
-    await writeLock(dir.dir, { ...baseLock, fingerprint: null, skills: marked });
   }
+  const baseLock = { url, task_id: options.taskId, preload_only: preloadOnly, unresolved: resolved.unresolved };
+  // Before any folder changes: a sync killed from here on leaves these names marked, and the next one redoes them.
+  if (plan.marked) await writeLock(dir.dir, { ...baseLock, fingerprint: null, skills: plan.marked });
 
   const skills: SyncedSkill[] = [];
-  for (const ref of resolved.refs) {
-    if (keep.has(ref.name)) {
-      run.done++;
-      skills.push({ name: ref.name, version: ref.version, content_hash: ref.content_hash, from: 'cache' });
-    }
+  const outcomes = new Map<string, Outcome>();
+  for (const step of plan.steps) {
+    if (step.action !== 'keep') continue;
+    run.done++;
+    outcomes.set(step.name, { ok: true });
+    const { version, content_hash } = step.entry;
+    skills.push({ name: step.name, version, content_hash, from: 'cache' });
   }
   const failed: SyncFailure[] = [];
   const fail = (name: string, err: unknown): void => {
     const failure = err instanceof ClientError ? err : new ClientError(EXIT_FAILED, `${name}: ${errorMessage(err)}`);
+    outcomes.set(name, { ok: false });
     failed.push({ name, exit_code: failure.exitCode, message: failure.message });
     run.progress({ kind: 'failed', name, message: failure.message });
   };
-  if (change.length > 0 && options.cacheDir !== false) {
+  if (writes.length > 0 && options.cacheDir !== false) {
     const root = resolvePath(options.cacheDir ?? defaultCacheDir());
     try {
-      run.cache = await PackageCache.open(root, cacheScope(url, options.token), run.holdings);
+      run.cache = await PackageCache.open(root, cacheScope(url), run.holdings);
     } catch (err) {
       run.progress({
         kind: 'warning',
@@ -416,10 +460,11 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     }
   }
   await Promise.all(
-    change.map(async (ref) => {
+    writes.map(async (step) => {
+      const { ref } = step;
       try {
-        const { from, entry, bytes } = await run.materialise(ref, Object.hasOwn(previous, ref.name));
-        entries[ref.name] = entry;
+        const { from, entry, bytes } = await run.materialise(step);
+        outcomes.set(ref.name, { ok: true, entry });
         skills.push({ name: ref.name, version: ref.version, content_hash: ref.content_hash, from });
         run.done++;
         run.progress({
@@ -432,24 +477,27 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
           bytes,
         });
       } catch (err) {
-        // The previous copy stays, and so does what the lock said of it.
-        if (Object.hasOwn(previous, ref.name)) entries[ref.name] = previous[ref.name];
         fail(ref.name, err);
       }
     }),
   );
-  for (const name of leaving) {
+  for (const step of plan.steps) {
+    if (step.action !== 'remove') continue;
     try {
-      await dir.remove(name);
+      run.deadline.check();
+      await dir.remove(step.name);
+      outcomes.set(step.name, { ok: true });
     } catch (err) {
-      // Still listed (and marked), so a later sync removes it.
-      entries[name] = { ...previous[name], pending: true };
-      fail(name, err);
+      fail(step.name, err);
     }
   }
 
   const complete = failed.length === 0;
-  await writeLock(dir.dir, { ...baseLock, fingerprint: complete ? resolved.fingerprint : null, skills: entries });
+  await writeLock(dir.dir, {
+    ...baseLock,
+    fingerprint: complete ? resolved.fingerprint : null,
+    skills: lockAfter(plan, outcomes),
+  });
   if (run.cache) {
     const inUse = new Set(resolved.refs.map((r) => hexOf(r.content_hash)));
     const bounds = {
@@ -460,15 +508,13 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
       run.progress({ kind: 'warning', message: `Cache eviction failed: ${errorMessage(err)}` });
     });
   }
-  skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     fingerprint: resolved.fingerprint,
-    skills,
+    skills: sortByName(skills),
     unresolved: resolved.unresolved,
     requests: client.requests,
     bytes_downloaded: client.bytesDownloaded,
-    failed,
+    failed: sortByName(failed),
     exitCode: exitCodeOf(failed, resolved.unresolved, strict),
   };
 }

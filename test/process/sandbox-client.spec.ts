@@ -5,14 +5,17 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,7 +28,9 @@ import {
   cliEnv,
   entryIsSound,
   finished,
+  leftovers,
   Proxy,
+  runBounded,
   runCli,
   sha256Hex,
   spawnCli,
@@ -183,6 +188,18 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
       ],
       [['sync', '--task', String(task.id), '--dir', d, '--url', 'ftp://x'], env(), /http/],
       [['verify'], env(), /--dir/],
+      [['sync', '--task', String(task.id), '--dir', d, '--timeout', '0'], env(), /--timeout must be a positive number/],
+      [['sync', '--task', String(task.id), '--dir', d, '--timeout', 'soon'], env(), /--timeout must be a positive/],
+      [
+        ['sync', '--task', String(task.id), '--dir', d],
+        env({ SKILL_RESOLVER_SLOW_WINDOW: '-1' }),
+        /SKILL_RESOLVER_SLOW_WINDOW must be a positive number of seconds/,
+      ],
+      [
+        ['sync', '--task', String(task.id), '--dir', d],
+        env({ SKILL_RESOLVER_SLOW_RATE: 'fast' }),
+        /SKILL_RESOLVER_SLOW_RATE must be a whole number of bytes/,
+      ],
     ];
     for (const [args, environment, message] of cases) {
       const run = await runCli(args, environment);
@@ -302,6 +319,20 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     expect(result.skills.map((x) => x.name)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
+  it('one host cache for every identity: a second task with its own token downloads nothing the first one fetched', async () => {
+    const second = await taskWith('second', ['alpha', 'beta', 'gamma']);
+    expect(second.token).not.toBe(token);
+    const target = fresh('second');
+    const run = await sync(target, cache, [], second.task.id, second.token);
+    expect(run.code).toBe(0);
+    expect(proxy.log.map((r) => `${r.path} ${r.status}`)).toEqual([`/api/tasks/${second.task.id}/skills 200`]);
+    expect(run.json).toEqual(expect.objectContaining({ requests: 1, bytes_downloaded: 0, failed: [] }));
+    expect(run.json.skills.map((x: any) => x.from)).toEqual(['cache', 'cache', 'cache']);
+    for (const name of ['alpha', 'beta', 'gamma']) await expectMaterialised(target, name);
+    // One scope for the service, whatever the token.
+    expect(new Set(cacheEntries(cache).entries.map((e) => e.split('/')[0])).size).toBe(1);
+  });
+
   it('verify: 0 on a synced folder, 4 after an edit or an added file; a sync puts back a changed size from the cache', async () => {
     const verify = (): Promise<any> => runCli(['verify', '--dir', dir, '--json'], env());
     expect((await verify()).code).toBe(0);
@@ -322,15 +353,158 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     rmSync(join(dir, 'gamma', 'injected.sh'));
     expect((await verify()).code).toBe(0);
 
-    // A file whose size changed fails the warm check: the sync asks again and rebuilds from the cache.
+    // A file whose size changed fails the warm check: the sync asks in full and rebuilds from the cache.
     appendFileSync(skillMd, 'more\n');
     expect((await verify()).stderr).toMatch(/beta\/SKILL\.md: size/);
     run = await sync(dir, cache);
     expect(run.code).toBe(0);
-    expect(proxy.log.map((r) => r.status)).toEqual([304, 200]);
+    expect(run.stderr).toMatch(/warning: beta differs from the lock \(SKILL\.md: size\); rebuilding it/);
+    expect(proxy.log.map((r) => r.status)).toEqual([200]);
     expect(proxy.downloads()).toEqual([]);
     expect(run.json.skills.find((x: any) => x.name === 'beta').from).toBe('cache');
     expect((await verify()).code).toBe(0);
+  });
+
+  describe('a damaged folder is rebuilt, also when the service answers 304', () => {
+    const verify = (): Promise<any> => runCli(['verify', '--dir', dir, '--json'], env());
+    const damage: Array<[string, () => void, string]> = [
+      [
+        'a file added',
+        () => writeFileSync(join(dir, 'gamma', 'injected.sh'), 'echo injected\n'),
+        'gamma differs from the lock \\(injected\\.sh: extra\\)',
+      ],
+      [
+        'an empty folder added',
+        () => mkdirSync(join(dir, 'alpha', 'scripts', 'more')),
+        'alpha differs from the lock \\(scripts/more: extra\\)',
+      ],
+      [
+        'a file removed',
+        () => rmSync(join(dir, 'alpha', 'references', 'guide.md')),
+        'alpha differs from the lock \\(references/guide\\.md: missing\\)',
+      ],
+      [
+        'an executable bit dropped',
+        () => chmodSync(join(dir, 'alpha', 'scripts', 'run.sh'), 0o644),
+        'alpha differs from the lock \\(scripts/run\\.sh: mode\\)',
+      ],
+      [
+        'a file replaced by a symbolic link',
+        () => {
+          rmSync(join(dir, 'gamma', 'SKILL.md'));
+          symlinkSync('/etc/hostname', join(dir, 'gamma', 'SKILL.md'));
+        },
+        'gamma differs from the lock \\(SKILL\\.md: not-a-file\\)',
+      ],
+      ['the whole folder removed', () => rmSync(join(dir, 'beta'), { recursive: true }), 'beta differs from the lock'],
+    ];
+
+    it.each(damage)('%s: the sync rebuilds it from the cache, in one request', async (_title, harm, message) => {
+      const before = tree(dir);
+      harm();
+      expect((await verify()).code).toBe(4);
+      const run = await sync(dir, cache);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(new RegExp(`warning: ${message}.*; rebuilding it`));
+      expect(proxy.log.map((r) => r.status)).toEqual([200]);
+      expect(proxy.downloads()).toEqual([]);
+      expect(tree(dir)).toEqual(before);
+      expect((await verify()).code).toBe(0);
+    });
+
+    it('a byte changed, size kept: a plain sync trusts the sizes (304); `sync --verify` re-hashes and heals', async () => {
+      const before = tree(dir);
+      const skillMd = join(dir, 'beta', 'SKILL.md');
+      const bytes = readFileSync(skillMd);
+      bytes[3] ^= 0x20;
+      writeFileSync(skillMd, bytes);
+      expect((await verify()).json.problems).toEqual([{ name: 'beta', path: 'SKILL.md', problem: 'sha256' }]);
+      const plain = await sync(dir, cache);
+      expect(plain.code).toBe(0);
+      expect(proxy.log.map((r) => r.status)).toEqual([304]);
+      proxy.reset();
+      const healed = await sync(dir, cache, ['--verify']);
+      expect(healed.code).toBe(0);
+      expect(healed.stderr).toMatch(/warning: beta differs from the lock \(SKILL\.md: sha256\); rebuilding it/);
+      expect(proxy.log.map((r) => r.status)).toEqual([200]);
+      expect(proxy.downloads()).toEqual([]);
+      expect(tree(dir)).toEqual(before);
+      // Intact, `--verify` is still one request answered 304.
+      proxy.reset();
+      const again = await sync(dir, cache, ['--verify']);
+      expect(again.code).toBe(0);
+      expect(proxy.log.map((r) => r.status)).toEqual([304]);
+      expect((await verify()).code).toBe(0);
+    });
+
+    it('with the cache gone too, the damaged folder is downloaded again', async () => {
+      const empty = fresh('no-cache');
+      writeFileSync(join(dir, 'gamma', 'SKILL.md'), 'x'.repeat(statSync(join(dir, 'gamma', 'SKILL.md')).size));
+      const run = await sync(dir, empty, ['--verify']);
+      expect(run.code).toBe(0);
+      expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills.gamma.id}/download?version=1`]);
+      expect(run.json.skills.find((x: any) => x.name === 'gamma').from).toBe('download');
+      await expectMaterialised(dir, 'gamma');
+    });
+  });
+
+  describe('without its lock', () => {
+    const lockPath = (target: string): string => join(target, '.skill-resolver.lock.json');
+    const inode = (path: string): number => statSync(path).ino;
+
+    it('folders that are exactly their packages are taken back into the lock, untouched', async () => {
+      const target = fresh('lockless');
+      expect((await sync(target, cache)).code).toBe(0);
+      const lock = readFileSync(lockPath(target), 'utf8');
+      const before = tree(target);
+      const inodes = ['alpha', 'beta', 'gamma'].map((n) => inode(join(target, n)));
+      rmSync(lockPath(target));
+      proxy.reset();
+      const run = await sync(target, cache);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/alpha was already in place, exactly as the service stores it; now in the lock/);
+      expect(proxy.downloads()).toEqual([]);
+      expect(['alpha', 'beta', 'gamma'].map((n) => inode(join(target, n)))).toEqual(inodes);
+      expect(tree(target)).toEqual(before);
+      expect(readFileSync(lockPath(target), 'utf8')).toBe(lock);
+      expect((await runCli(['verify', '--dir', target], env())).code).toBe(0);
+    });
+
+    it('a folder the client cannot tell for its own is refused and left as it is; the others go on', async () => {
+      const target = fresh('lockless-damaged');
+      expect((await sync(target, cache)).code).toBe(0);
+      rmSync(lockPath(target));
+      const skillMd = join(target, 'beta', 'SKILL.md');
+      const bytes = readFileSync(skillMd);
+      bytes[3] ^= 0x20;
+      writeFileSync(skillMd, bytes);
+      writeFileSync(join(target, 'gamma', 'mine.txt'), 'my own notes\n');
+      const damaged = { beta: tree(join(target, 'beta')), gamma: tree(join(target, 'gamma')) };
+      const run = await sync(target, cache);
+      expect(run.code).toBe(1);
+      expect(run.json.failed.map((f: any) => f.name)).toEqual(['beta', 'gamma']);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `${target}/beta exists but the lock does not list it, and it is not beta v1 \\(SKILL\\.md: sha256\\); it is left as it is: move it away`,
+        ),
+      );
+      expect(run.stderr).toMatch(
+        /gamma exists but the lock does not list it, and it is not gamma v1 \(mine\.txt: extra\)/,
+      );
+      expect({ beta: tree(join(target, 'beta')), gamma: tree(join(target, 'gamma')) }).toEqual(damaged);
+      expect(Object.keys(lockOf(target).skills)).toEqual(['alpha']);
+      expect(lockOf(target).fingerprint).toBeNull();
+      expect(leftovers(target)).toEqual([]);
+
+      // Moved away, they are written again; the moved copies stay where they were put.
+      renameSync(join(target, 'beta'), join(target, 'beta.mine'));
+      renameSync(join(target, 'gamma'), join(target, 'gamma.mine'));
+      const healed = await sync(target, cache, ['--verify']);
+      expect(healed.code).toBe(0);
+      for (const name of ['alpha', 'beta', 'gamma']) await expectMaterialised(target, name);
+      expect(tree(join(target, 'gamma.mine')).map((f) => f.path)).toEqual(['SKILL.md', 'mine.txt']);
+      expect((await runCli(['verify', '--dir', target], env())).code).toBe(0);
+    });
   });
 
   it('a skill updated between syncs: only it is downloaded', async () => {
@@ -376,11 +550,10 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
   });
 
   it('a corrupt cache entry is detected, deleted and fetched again once', async () => {
-    const entry = entryOf(cache, 'alpha');
-    const guide = join(entry, 'files', 'references', 'guide.md');
-    const bytes = readFileSync(guide);
-    bytes[10] ^= 0x01;
-    writeFileSync(guide, bytes);
+    const zip = join(entryOf(cache, 'alpha'), 'package.zip');
+    const bytes = readFileSync(zip);
+    bytes[bytes.length >> 1] ^= 0x01;
+    writeFileSync(zip, bytes);
     const target = fresh('refetch');
     const run = await sync(target, cache);
     expect(run.code).toBe(0);
@@ -393,8 +566,8 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     expect(entryIsSound(entryOf(cache, 'alpha'))).toBe(true);
     await expectMaterialised(target, 'alpha');
 
-    // A file missing from an entry is the same story.
-    rmSync(join(entryOf(cache, 'beta'), 'files', 'template.txt'));
+    // A zip missing from an entry is the same story.
+    rmSync(join(entryOf(cache, 'beta'), 'package.zip'));
     proxy.reset();
     const again = await sync(fresh('refetch'), cache);
     expect(again.code).toBe(0);
@@ -633,6 +806,193 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     });
   });
 
+  describe('never stuck, never hanging: a server that misbehaves', () => {
+    let slow: { task: any; token: string };
+    let target: string;
+    let slowCache: string;
+    let previous: ReturnType<typeof tree>;
+    /** Runs that do not end by themselves are killed at this bound, and fail. */
+    const BOUND_MS = 30_000;
+    const downloadOf = (name: string) => (path: string) => path.startsWith(`/api/skills/${skills[name].id}/download`);
+    const taskSkills = (path: string): boolean => path.startsWith(`/api/tasks/${slow.task.id}/skills`);
+
+    const syncBounded = (args: string[], extra: Record<string, string>) =>
+      runBounded(
+        ['sync', '--task', String(slow.task.id), '--dir', target, '--cache', slowCache, '--json', ...args],
+        env(extra, slow.token),
+        BOUND_MS,
+      );
+
+    /** What a cut run must leave: the previous copies, no staging folder or lock, a cache with whole entries only. */
+    const expectNothingLeft = (): void => {
+      expect(tree(target).filter((f) => !f.path.startsWith('.skill-resolver'))).toEqual(
+        previous.filter((f) => !f.path.startsWith('.skill-resolver')),
+      );
+      expect(leftovers(target)).toEqual([]);
+      expect(lockOf(target).skills['slow-a'].version).toBe(1);
+      const { entries, others } = cacheEntries(slowCache);
+      expect(others).toEqual([]);
+      for (const entry of entries) expect(entryIsSound(join(slowCache, entry))).toBe(true);
+      expect(entries.some((e) => e.endsWith(skills['slow-a'].latest_version.content_hash.slice(7)))).toBe(false);
+    };
+
+    beforeAll(async () => {
+      await newSkill('slow-a', 'Arrives slowly.', [{ path: 'slow-a/data.bin', data: randomBytes(8192) }]);
+      await newSkill('slow-b', 'Arrives on time.');
+      slow = await taskWith('slow', ['slow-a', 'slow-b']);
+      target = fresh('slow');
+      slowCache = fresh('slow-cache');
+      proxy.reset();
+      expect((await sync(target, slowCache, [], slow.task.id, slow.token)).code).toBe(0);
+      previous = tree(target);
+      // A new version to fetch: each case below cuts its download.
+      await newVersion('slow-a', 'Arrives slowly, again.', [{ path: 'slow-a/data.bin', data: randomBytes(8192) }]);
+    });
+
+    it.each<[string, () => void, Record<string, string>, string[], RegExp]>([
+      [
+        'a download trickled, one byte every 50 ms: cut by the slow-download rule',
+        () => (proxy.rules.trickle = (p) => (downloadOf('slow-a')(p) ? { everyMs: 50 } : null)),
+        { SKILL_RESOLVER_SLOW_WINDOW: '1' },
+        [],
+        /The package of slow-a v2 came slower than 1 KiB\/s over 1 s \(\d+ bytes in the last window\) from http:\/\/127\.0\.0\.1:\d+; cut off/,
+      ],
+      [
+        'a download stalled halfway: cut by the slow-download rule',
+        () => (proxy.rules.stall = downloadOf('slow-a')),
+        { SKILL_RESOLVER_SLOW_WINDOW: '1' },
+        [],
+        /The package of slow-a v2 came slower than 1 KiB\/s over 1 s \(0 bytes in the last window\)/,
+      ],
+      [
+        'a download never answered, not even its head: cut by the slow-download rule',
+        () => (proxy.rules.silent = downloadOf('slow-a')),
+        { SKILL_RESOLVER_SLOW_WINDOW: '1' },
+        [],
+        /The package of slow-a v2 came slower than 1 KiB\/s over 1 s \(0 bytes in the last window\)/,
+      ],
+      [
+        'a download reset halfway',
+        () => (proxy.rules.reset = downloadOf('slow-a')),
+        {},
+        [],
+        /slow-a failed: (The service at http:\/\/127\.0\.0\.1:\d+ cut the answer short|Cannot reach the service at .*: ECONNRESET)/,
+      ],
+      [
+        'a download trickled fast enough for the rule: ended by the deadline',
+        () => (proxy.rules.trickle = (p) => (downloadOf('slow-a')(p) ? { everyMs: 20 } : null)),
+        { SKILL_RESOLVER_SLOW_WINDOW: '1', SKILL_RESOLVER_SLOW_RATE: '1' },
+        ['--timeout', '2'],
+        /slow-a failed: The sync did not finish within 2 s \(--timeout\); what it had not done is left as it was/,
+      ],
+    ])('%s: exit 1, the previous copy kept, nothing left behind', async (_title, misbehave, extra, args, message) => {
+      proxy.reset();
+      misbehave();
+      const run = await syncBounded(args, extra);
+      expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
+      expect(run.stderr).toMatch(message);
+      expect(run.json.failed).toEqual([expect.objectContaining({ name: 'slow-a', exit_code: 1 })]);
+      expect(run.json.skills.map((x: any) => x.name)).toEqual(['slow-b']);
+      expect(lockOf(target).fingerprint).toBeNull();
+      expectNothingLeft();
+    });
+
+    it.each<[string, () => void, Record<string, string>, string[], RegExp]>([
+      [
+        "the task's skills trickled: ended by the deadline",
+        () => (proxy.rules.trickle = (p) => (taskSkills(p) ? { everyMs: 20 } : null)),
+        { SKILL_RESOLVER_SLOW_RATE: '1' },
+        ['--timeout', '1.5'],
+        /error: The sync did not finish within 1\.5 s \(--timeout\)/,
+      ],
+      [
+        "the task's skills never answered: cut by the slow-download rule",
+        () => (proxy.rules.silent = taskSkills),
+        { SKILL_RESOLVER_SLOW_WINDOW: '1' },
+        [],
+        /error: The skills of task \d+ came slower than 1 KiB\/s over 1 s \(0 bytes in the last window\)/,
+      ],
+    ])('%s: exit 1, DIR and its lock exactly as they were', async (_title, misbehave, extra, args, message) => {
+      const lockBefore = readFileSync(join(target, '.skill-resolver.lock.json'), 'utf8');
+      const dirBefore = tree(target);
+      proxy.reset();
+      misbehave();
+      const run = await syncBounded(args, extra);
+      expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
+      expect(run.stderr).toMatch(message);
+      expect(readFileSync(join(target, '.skill-resolver.lock.json'), 'utf8')).toBe(lockBefore);
+      expect(tree(target)).toEqual(dirBefore);
+      expect(leftovers(target)).toEqual([]);
+    });
+
+    it('the library: a caller that aborts ends the run the same way', async () => {
+      proxy.reset();
+      proxy.rules.silent = downloadOf('slow-a');
+      const stop = new AbortController();
+      proxy.rules.onRequest = (path) => {
+        if (downloadOf('slow-a')(path)) setTimeout(() => stop.abort(), 200);
+      };
+      const result = await syncLibrary({
+        url,
+        token: slow.token,
+        taskId: slow.task.id,
+        dir: target,
+        cacheDir: slowCache,
+        signal: stop.signal,
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.failed).toEqual([
+        expect.objectContaining({ name: 'slow-a', message: expect.stringMatching(/stopped by its caller/) }),
+      ]);
+      expectNothingLeft();
+      // And its deadline in milliseconds.
+      proxy.reset();
+      proxy.rules.silent = downloadOf('slow-a');
+      const timed = await syncLibrary({
+        url,
+        token: slow.token,
+        taskId: slow.task.id,
+        dir: target,
+        cacheDir: slowCache,
+        timeoutMs: 500,
+      });
+      expect(timed.failed).toEqual([
+        expect.objectContaining({ name: 'slow-a', message: expect.stringMatching(/did not finish within 0\.5 s/) }),
+      ]);
+      expectNothingLeft();
+    });
+
+    it('SIGTERM (the sandbox being stopped) ends the run the same way', async () => {
+      proxy.reset();
+      proxy.rules.silent = downloadOf('slow-a');
+      const child = spawnCli(
+        ['sync', '--task', String(slow.task.id), '--dir', target, '--cache', slowCache, '--json'],
+        env({}, slow.token),
+      );
+      proxy.rules.onRequest = (path) => {
+        if (downloadOf('slow-a')(path)) setTimeout(() => child.kill('SIGTERM'), 200);
+      };
+      const killer = setTimeout(() => child.kill('SIGKILL'), BOUND_MS);
+      const run = await finished(child);
+      clearTimeout(killer);
+      expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
+      expect(run.stderr).toMatch(
+        /slow-a failed: The sync was stopped by SIGTERM; what it had not done is left as it was/,
+      );
+      expectNothingLeft();
+    });
+
+    it('once the server behaves, the next sync completes', async () => {
+      proxy.reset();
+      const run = await syncBounded([], {});
+      expect(run.code).toBe(0);
+      expect(proxy.downloads().map((r) => r.path)).toEqual([`/api/skills/${skills['slow-a'].id}/download?version=2`]);
+      await expectMaterialised(target, 'slow-a');
+      expect(leftovers(target)).toEqual([]);
+      expect(lockOf(target).fingerprint).toBe((await s.skills(alice, slow.task.id)).fingerprint);
+    });
+  });
+
   it("the client's import graph holds no Nest, TypeORM or pg, only the client and the package reader", async () => {
     const script = [
       `require(${JSON.stringify(join(REPO, 'dist/src/client/index.js'))});`,
@@ -651,24 +1011,43 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     expect(loaded.filter((p) => /node_modules|@nestjs|typeorm|[/\\]pg[/\\]/.test(p))).toEqual([]);
   });
 
-  it("the README's sandbox entrypoint syncs, verifies and starts the agent", async () => {
-    const script = readFileSync(join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'utf8');
-    expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(`\`\`\`sh\n${script}\`\`\``);
-    const skillsDir = join(fresh('entrypoint'), 'skills');
-    const child = spawn('sh', [join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'ls', skillsDir], {
-      cwd: REPO,
-      env: {
-        ...env({ TASK_ID: String(task.id), SKILLS_DIR: skillsDir }),
-        npm_config_cache: fresh('npm-cache'),
-        npm_config_update_notifier: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  describe('the example sandbox entrypoint', () => {
+    const entrypoint = join(REPO, 'examples', 'sandbox-entrypoint.sh');
+    let skillsDir: string;
+    const start = (): Promise<any> =>
+      finished(
+        spawn('sh', [entrypoint, 'ls', skillsDir], {
+          cwd: REPO,
+          env: env({ TASK_ID: String(task.id), SKILLS_DIR: skillsDir, SKILL_RESOLVER_CACHE_DIR: cache }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+
+    it('syncs, verifies and starts the agent', async () => {
+      skillsDir = join(fresh('entrypoint'), 'skills');
+      const run = await start();
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('alpha\nbeta\n');
+      expect(run.stderr).toMatch(/2 skills in .*, 0 failed, 0 unresolved/);
+      expect((await runCli(['verify', '--dir', skillsDir], env())).code).toBe(0);
     });
-    const run = await finished(child);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe('alpha\nbeta\n');
-    expect(run.stderr).toMatch(/2 skills in .*, 0 failed, 0 unresolved/);
-    expect(run.stderr).toMatch(/2 skills, \d+ files checked: all match the lock/);
+
+    it('heals a damaged folder when the sandbox starts again', async () => {
+      const before = tree(skillsDir);
+      const skillMd = join(skillsDir, 'alpha', 'SKILL.md');
+      const bytes = readFileSync(skillMd);
+      bytes[3] ^= 0x20;
+      writeFileSync(skillMd, bytes);
+      writeFileSync(join(skillsDir, 'beta', 'injected.sh'), 'echo injected\n');
+      expect((await runCli(['verify', '--dir', skillsDir], env())).code).toBe(4);
+      const run = await start();
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('alpha\nbeta\n');
+      expect(run.stderr).toMatch(/alpha differs from the lock \(SKILL\.md: sha256\); rebuilding it/);
+      expect(run.stderr).toMatch(/beta differs from the lock \(injected\.sh: extra\); rebuilding it/);
+      expect(tree(skillsDir)).toEqual(before);
+      expect((await runCli(['verify', '--dir', skillsDir], env())).code).toBe(0);
+    });
   });
 
   it('runs as `npx skill-resolver` from the repository, with nothing fetched', async () => {

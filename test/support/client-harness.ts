@@ -1,5 +1,6 @@
 // Running the built sandbox client as a sandbox does (a child process), in front of the real app
-// on a real port through a small proxy that counts requests, can hold them, and can flip a byte.
+// on a real port through a small proxy that counts requests and misbehaves on demand: it holds
+// requests, flips a byte, trickles, stalls or resets an answer midway, or never answers at all.
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,6 +24,12 @@ export interface ProxyRules {
   delayMs?: (path: string) => number;
   /** Sends the head and half the body of matching responses, then nothing more. */
   stall?: (path: string) => boolean;
+  /** Sends the head, then the body one byte every `everyMs` of matching responses. */
+  trickle?: (path: string) => { everyMs: number } | null;
+  /** Sends the head and half the body of matching responses, then resets the connection. */
+  reset?: (path: string) => boolean;
+  /** Never answers matching requests (not even the head), until the client goes. */
+  silent?: (path: string) => boolean;
   /** Called when a request arrives (before it is forwarded). */
   onRequest?: (path: string) => void;
 }
@@ -65,6 +72,10 @@ export class Proxy {
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
     this.rules.onRequest?.(path);
+    if (this.rules.silent?.(path)) {
+      this.log.push({ method: req.method ?? 'GET', path, status: 0, bytes: 0 });
+      return;
+    }
     if (path.includes('/download')) {
       this.maxDownloadsInFlight = Math.max(this.maxDownloadsInFlight, ++this.downloadsInFlight);
       res.once('close', () => this.downloadsInFlight--);
@@ -83,6 +94,25 @@ export class Proxy {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           if (this.rules.stall?.(path)) {
             res.write(body.subarray(0, body.length >> 1));
+            return;
+          }
+          if (this.rules.reset?.(path)) {
+            res.write(body.subarray(0, body.length >> 1), () => res.socket?.resetAndDestroy());
+            return;
+          }
+          const trickle = this.rules.trickle?.(path);
+          if (trickle) {
+            res.flushHeaders();
+            let sent = 0;
+            const timer = setInterval(() => {
+              if (sent >= body.length) {
+                clearInterval(timer);
+                res.end();
+                return;
+              }
+              res.write(body.subarray(sent, ++sent));
+            }, trickle.everyMs);
+            res.once('close', () => clearInterval(timer));
             return;
           }
           res.end(body);
@@ -169,15 +199,36 @@ export function cacheEntries(cache: string): { entries: string[]; others: string
   return { entries: entries.sort(), others: others.sort() };
 }
 
-/** Checks a cache entry the way a sync does: its manifest, then every file's size and digest. */
+/** Checks a cache entry the way a sync does: its manifest, then its zip's sha256 against its own name. */
 export function entryIsSound(entryDir: string): boolean {
   try {
     const manifest = JSON.parse(readFileSync(join(entryDir, 'manifest.json'), 'utf8'));
-    return manifest.files.every((f: { path: string; size: number; sha256: string }) => {
-      const data = readFileSync(join(entryDir, 'files', f.path));
-      return data.length === f.size && sha256Hex(data) === f.sha256;
-    });
+    const zip = readFileSync(join(entryDir, 'package.zip'));
+    const hex = entryDir.slice(-64);
+    return manifest.content_hash === `sha256:${hex}` && zip.length === manifest.bytes && sha256Hex(zip) === hex;
   } catch {
     return false;
   }
+}
+
+/** What a run can leave in DIR besides the skill folders and the lock: staging folders, old copies, lock temps, the sync lock. */
+export function leftovers(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^\.(partial|old)-|^\.skill-resolver\.(sync\.lock|lock\.json\.tmp-)/.test(name))
+    .sort();
+}
+
+/** Runs the command and kills it after `boundMs`: a run that ended by itself has `signal: null`. */
+export async function runBounded(
+  args: string[],
+  env: Record<string, string>,
+  boundMs: number,
+): Promise<CliRun & { ms: number }> {
+  const start = performance.now();
+  const child = spawnCli(args, env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), boundMs);
+  const run = await finished(child);
+  clearTimeout(timer);
+  return { ...run, ms: performance.now() - start };
 }

@@ -1,11 +1,12 @@
 // The sandbox client's rules as tables: the package rules it unpacks with (the service's own), what
-// it accepts from the task-skills answer and the lock, the service root, the cache scope, and the
-// stale-lock rule. No service, no database.
+// it accepts from the task-skills answer and the lock, the service root, the cache scope, the
+// stale-lock rule and the slow-download cut. No service, no database.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError, IntegrityError, UsageError } from '../../src/client/errors';
+import { describeRule, RateWindow } from '../../src/client/deadline';
 import { breakIfStale, Holdings, isHeld, STALE_MS } from '../../src/client/file-lock';
 import { DEFAULT_PACKAGE_LIMITS, maxDownloadBytes } from '../../src/client/limits';
 import { LOCK_FILE, readLock } from '../../src/client/lock-file';
@@ -149,14 +150,12 @@ describe('the service root', () => {
 });
 
 describe('the cache scope', () => {
-  const token = 'srt_secret-token-value';
-  it('is a digest of the URL and the identity, never the token', () => {
-    const scope = cacheScope('http://h', token);
+  it('is a digest of the service URL alone: every identity on a host shares it', () => {
+    const scope = cacheScope('http://h');
     expect(scope).toMatch(/^[0-9a-f]{32}$/);
-    expect(scope).not.toContain(token);
-    expect(cacheScope('http://h', token)).toBe(scope);
-    expect(cacheScope('http://h', `${token}x`)).not.toBe(scope);
-    expect(cacheScope('http://other', token)).not.toBe(scope);
+    expect(cacheScope('http://h')).toBe(scope);
+    expect(cacheScope('http://other')).not.toBe(scope);
+    expect(cacheScope('http://h/skills')).not.toBe(scope);
   });
 });
 
@@ -230,5 +229,42 @@ describe('lock files and their stale rule', () => {
     utimesSync(path, when, when);
     expect(await breakIfStale(path)).toBe(stale);
     expect(await isHeld(path)).toBe(!stale);
+  });
+});
+
+describe('the slow-download cut', () => {
+  const rule = { windowMs: 30_000, bytesPerSecond: 1024 };
+  /** Feeds `chunks` ([ms since start, bytes]) and checks every second; the second of the first cut, or null. */
+  const cutAt = (chunks: Array<[number, number]>, until: number, r = rule): number | null => {
+    const window = new RateWindow(r, 0);
+    const queue = [...chunks];
+    for (let now = 1000; now <= until; now += 1000) {
+      while (queue.length > 0 && queue[0][0] <= now) window.received(queue.shift()![1]);
+      if (window.tooSlow(now)) return now / 1000;
+    }
+    return null;
+  };
+  const every = (stepMs: number, bytes: number, until: number): Array<[number, number]> =>
+    Array.from({ length: Math.floor(until / stepMs) }, (_, i) => [(i + 1) * stepMs, bytes]);
+
+  it.each<[string, Array<[number, number]>, number, number | null]>([
+    ['nothing at all (the head held back): cut once a window passed', [], 60_000, 30],
+    ['a 10 MiB body in half a second: never (it ends first)', [[500, 10 * 2 ** 20]], 1_000, null],
+    ['1 byte every 2 s: cut after one window', every(2000, 1, 120_000), 120_000, 30],
+    ['just over 1 KiB/s for two minutes: never', every(1000, 1030, 120_000), 120_000, null],
+    ['just under 1 KiB/s: cut after one window', every(1000, 1000, 120_000), 120_000, 30],
+    ['fast, then stalled: cut one window after the stall', [[1000, 2 ** 20]], 120_000, 31],
+    ['a burst each 40 s, 1 MiB each: cut in the first gap', every(40_000, 2 ** 20, 120_000), 120_000, 30],
+  ])('%s', (_title, chunks, until, expected) => {
+    expect(cutAt(chunks, until)).toBe(expected);
+  });
+
+  it('a rate of 0 never cuts', () => {
+    expect(cutAt([], 300_000, { windowMs: 30_000, bytesPerSecond: 0 })).toBeNull();
+  });
+
+  it('reads as a person writes it', () => {
+    expect(describeRule(rule)).toBe('1 KiB/s over 30 s');
+    expect(describeRule({ windowMs: 1500, bytesPerSecond: 100 })).toBe('100 B/s over 1.5 s');
   });
 });
