@@ -24,6 +24,11 @@ export class UsersRepository {
     return this.users.count();
   }
 
+  /** Whether `keyHash` is an unrevoked key of an admin: a key that still opens the admin's routes. */
+  async isActiveAdminKey(keyHash: string): Promise<boolean> {
+    return this.keys.exists({ where: { keyHash, revokedAt: IsNull(), user: { role: 'admin' } } });
+  }
+
   /** A new user and their first key, in one transaction. */
   async createWithKey(userName: string, role: UserRole, key: NewKey): Promise<{ user: UserEntity; key: ApiKeyEntity }> {
     return this.users.manager.transaction(async (tx) => {

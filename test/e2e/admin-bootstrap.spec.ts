@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -27,6 +27,13 @@ describe('the first admin', () => {
       logger: new AppLogger('info', 'json', (l) => logs.push(l)),
     });
     return { app, logs, http: request(app.getHttpServer()) };
+  }
+
+  /** The boot's warnings that no admin key is at hand, as parsed log lines. */
+  function lostKeyWarnings(logs: string[]): Array<Record<string, unknown>> {
+    return logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.level === 'warn' && String(entry.msg).startsWith('ADMIN_API_KEY is unset'));
   }
 
   it('ADMIN_API_KEY is upserted at every boot; changing it retires the old key', async () => {
@@ -63,6 +70,7 @@ describe('the first admin', () => {
     const logs = one.logs.join('\n');
     expect(logs).toContain(file);
     expect(logs).not.toContain(key);
+    expect(lostKeyWarnings(one.logs)).toEqual([]);
     await one.app.close();
 
     // A database that has users gets no new key.
@@ -71,5 +79,48 @@ describe('the first admin', () => {
     expect(existsSync(file)).toBe(false);
     expect((await two.http.get('/api/users/me').set('x-api-key', key)).status).toBe(200);
     await two.app.close();
+  });
+
+  it('a kept database with no ADMIN_API_KEY and no working key file says, once, how to get the admin back', async () => {
+    const first = await boot({});
+    const file = join(dataDir, 'admin-api-key');
+    const generated = readFileSync(file, 'utf8').trim();
+    await first.app.close();
+
+    // The key file is there and its key works: nothing to say.
+    const kept = await boot({});
+    expect(lostKeyWarnings(kept.logs)).toEqual([]);
+    await kept.app.close();
+
+    // The data folder was lost, the database kept.
+    rmSync(file);
+    const lost = await boot({});
+    const [warning, ...more] = lostKeyWarnings(lost.logs);
+    expect(more).toEqual([]);
+    expect(warning).toEqual(expect.objectContaining({ user_name: 'admin', key_file: file }));
+    expect(warning.msg).toContain('set ADMIN_API_KEY');
+    expect(warning.msg).toContain('restart');
+    expect(lost.logs.join('\n')).not.toContain(generated);
+    await lost.app.close();
+
+    // Recovery as the warning says: the key is installed on the kept database and the old one retired.
+    const recovered = 'recovered-admin-key-cccccccccccccccc';
+    const fixed = await boot({ ADMIN_API_KEY: recovered });
+    expect((await fixed.http.get('/api/users/me').set('x-api-key', recovered)).body).toEqual({
+      id: 1,
+      user_name: 'admin',
+      role: 'admin',
+    });
+    expect((await fixed.http.get('/api/users/me').set('x-api-key', generated)).status).toBe(401);
+    expect(lostKeyWarnings(fixed.logs)).toEqual([]);
+    expect(fixed.logs.join('\n')).not.toContain(recovered);
+    await fixed.app.close();
+
+    // A key file whose key was retired does not count as a way in.
+    writeFileSync(file, generated + '\n', { mode: 0o600 });
+    const stale = await boot({});
+    expect(lostKeyWarnings(stale.logs)).toHaveLength(1);
+    expect(stale.logs.join('\n')).not.toContain(generated);
+    await stale.app.close();
   });
 });
