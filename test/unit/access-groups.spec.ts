@@ -1,0 +1,45 @@
+// Seeing a group and managing its members, by effective role.
+import {
+  Actor,
+  canCreateChildGroup,
+  canManageMembers,
+  canManageOwners,
+  canSeeGroup,
+  demotesOwner,
+  GroupRole,
+} from '../../src/access';
+
+const actor = (isAdmin: boolean): Actor => ({ userId: 1, isAdmin });
+
+describe('group access by role', () => {
+  it.each<[boolean, GroupRole | null, boolean, boolean, boolean, boolean]>([
+    // admin, role,      see,   child group, members, owners
+    [false, null, false, false, false, false],
+    [false, 'Reporter', true, false, false, false],
+    [false, 'Developer', true, false, false, false],
+    [false, 'Maintainer', true, true, true, false],
+    [false, 'Owner', true, true, true, true],
+    [true, null, true, true, true, true],
+    [true, 'Reporter', true, true, true, true],
+  ])('admin %s, role %s: see %s, child %s, members %s, owners %s', (isAdmin, role, see, child, members, owners) => {
+    expect(canSeeGroup(actor(isAdmin), role)).toBe(see);
+    expect(canCreateChildGroup(actor(isAdmin), role)).toBe(child);
+    expect(canManageMembers(actor(isAdmin), role)).toBe(members);
+    expect(canManageOwners(actor(isAdmin), role)).toBe(owners);
+  });
+});
+
+describe('a membership write that takes the Owner role away', () => {
+  it.each<[GroupRole | null, GroupRole | null, boolean]>([
+    ['Owner', null, true],
+    ['Owner', 'Maintainer', true],
+    ['Owner', 'Reporter', true],
+    ['Owner', 'Owner', false],
+    ['Maintainer', 'Owner', false],
+    ['Maintainer', null, false],
+    [null, 'Owner', false],
+    [null, 'Reporter', false],
+  ])('%s -> %s: %s', (current, next, expected) => {
+    expect(demotesOwner(current, next)).toBe(expected);
+  });
+});
