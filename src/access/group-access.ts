@@ -23,6 +23,11 @@ export function canManageOwners(actor: Actor, role: GroupRole | null): boolean {
   return actor.isAdmin || role === 'Owner';
 }
 
+/** A membership write that grants, changes or removes the Owner role (`next` null: a removal). */
+export function touchesOwner(current: GroupRole | null, next: GroupRole | null): boolean {
+  return current === 'Owner' || next === 'Owner';
+}
+
 /** A membership write that takes the Owner role from someone (`next` null: the member is removed). */
 export function demotesOwner(current: GroupRole | null, next: GroupRole | null): boolean {
   return current === 'Owner' && next !== 'Owner';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_NAMESPACE, GroupRole } from './group-role';
+import { Actor, canChange, canCreate, canRead, DEFAULT_NAMESPACE, GroupRole, Scoped } from '../access';
 import { GroupsRepository } from './groups.repository';
-import { Actor, canChange, canCreate, canRead, Scoped } from './scope-access';
 
 const READABLE_GROUPS_ENTRIES = 10_000;
 

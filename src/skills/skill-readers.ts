@@ -1,8 +1,8 @@
 // Who may read a skill row: the access table, plus deleted skills (admins only).
 import { Injectable } from '@nestjs/common';
+import { Actor } from '../access';
 import { DomainError } from '../common/errors/domain-error';
 import { NamespaceAccess } from '../groups/namespace-access.service';
-import { Actor } from '../groups/scope-access';
 import { SkillEntity } from './skill.entity';
 
 export const SKILL_NOT_FOUND = 'Skill not found';

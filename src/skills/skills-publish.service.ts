@@ -1,9 +1,9 @@
 // Publishing: validate the package before any transaction, then one transaction per publish.
 import { Injectable } from '@nestjs/common';
+import { DEFAULT_NAMESPACE, groupNameProblems } from '../access';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { violatedUnique } from '../database/pg-errors';
-import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
 import { NamespaceAccess } from '../groups/namespace-access.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';

@@ -7,6 +7,7 @@ import {
   canSeeGroup,
   demotesOwner,
   GroupRole,
+  touchesOwner,
 } from '../../src/access';
 
 const actor = (isAdmin: boolean): Actor => ({ userId: 1, isAdmin });
@@ -29,17 +30,20 @@ describe('group access by role', () => {
   });
 });
 
-describe('a membership write that takes the Owner role away', () => {
-  it.each<[GroupRole | null, GroupRole | null, boolean]>([
-    ['Owner', null, true],
-    ['Owner', 'Maintainer', true],
-    ['Owner', 'Reporter', true],
-    ['Owner', 'Owner', false],
-    ['Maintainer', 'Owner', false],
-    ['Maintainer', null, false],
-    [null, 'Owner', false],
-    [null, 'Reporter', false],
-  ])('%s -> %s: %s', (current, next, expected) => {
-    expect(demotesOwner(current, next)).toBe(expected);
+describe('membership writes and the Owner role (next null: a removal)', () => {
+  it.each<[GroupRole | null, GroupRole | null, boolean, boolean]>([
+    // current,   next,         touches, demotes
+    ['Owner', null, true, true],
+    ['Owner', 'Maintainer', true, true],
+    ['Owner', 'Reporter', true, true],
+    ['Owner', 'Owner', true, false],
+    ['Maintainer', 'Owner', true, false],
+    [null, 'Owner', true, false],
+    ['Maintainer', null, false, false],
+    ['Maintainer', 'Developer', false, false],
+    [null, 'Reporter', false, false],
+  ])('%s -> %s: touches %s, demotes %s', (current, next, touches, demotes) => {
+    expect(touchesOwner(current, next)).toBe(touches);
+    expect(demotesOwner(current, next)).toBe(demotes);
   });
 });

@@ -3,8 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { NamespaceAccess } from '../../groups/namespace-access.service';
-import { Actor } from '../../groups/scope-access';
-import { DEFAULT_NAMESPACE, groupNameProblems } from '../../groups/group-role';
+import { Actor, DEFAULT_NAMESPACE, groupNameProblems } from '../../access';
 import { DEFAULT_LIMIT, NamespacePageQuery } from '../http/pagination';
 import { ScopedResourceEntity } from './scoped-resource.entity';
 import { ScopedListFilter } from './scoped.repository';
