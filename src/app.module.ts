@@ -10,7 +10,6 @@ import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 import { CacheModule } from './common/cache/cache.module';
 import { ErrorFilter } from './common/errors/error.filter';
-import { ScopedModule } from './common/scoped/scoped.module';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
@@ -46,7 +45,6 @@ export class AppModule {
         AuthModule,
         UsersModule,
         GroupsModule,
-        ScopedModule,
         ResolutionFactsModule,
         HealthModule,
         SkillsModule,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
-import { highestRole } from '../groups/group-role';
-import { canReadTask } from '../tasks/task-access';
+import { highestRole, taskTokenHolds } from '../access';
 import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
 import { CredentialsRepository } from './credentials.repository';
 import { Principal } from './principal';
@@ -63,11 +62,19 @@ export class Authenticator {
   /** A token holds until it expires or is revoked, and only while its minter may read the task. */
   private async taskToken(hash: string, now: number): Promise<Verified | null> {
     const row = await this.credentials.findTaskToken(hash);
-    const expiresAt = row?.expires_at.getTime();
-    if (!row || row.revoked || expiresAt === undefined || expiresAt <= now) return null;
-    const minter = { userId: row.minter_user_id, isAdmin: row.minter_role === 'admin' };
-    const task = { ownerUserId: row.task_owner_user_id, namespace: row.task_namespace };
-    if (!canReadTask(minter, task, highestRole(row.minter_group_roles ?? []))) return null;
+    if (!row) return null;
+    const expiresAt = row.expires_at.getTime();
+    const holds = taskTokenHolds(
+      {
+        revoked: row.revoked,
+        expiresAt,
+        minter: { userId: row.minter_user_id, isAdmin: row.minter_role === 'admin' },
+        task: { ownerUserId: row.task_owner_user_id, namespace: row.task_namespace },
+        minterRole: highestRole(row.minter_group_roles ?? []),
+      },
+      now,
+    );
+    if (!holds) return null;
     const principal: Principal = {
       kind: 'task_token',
       tokenId: row.token_id,

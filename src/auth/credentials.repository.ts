@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
-import { GroupRole } from '../groups/group-role';
+import { GroupRole } from '../access';
 import { UserRole } from '../users/user.entity';
 
 export interface ApiKeyOwnerRow {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { Page, toPage } from '../common/http/pagination';
-import { ScopedAccess } from '../common/scoped/scoped-access';
+import { ScopedAccess } from '../groups/scoped-access.service';
 import { GHOST_NOT_FOUND } from '../ghosts/ghosts.service';
 import { GhostsRepository } from '../ghosts/ghosts.repository';
 import { toBotDto } from './bot.mapper';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { Page, toPage } from '../common/http/pagination';
-import { ScopedAccess } from '../common/scoped/scoped-access';
+import { ScopedAccess } from '../groups/scoped-access.service';
 import { ResolutionFactsRepository } from '../resolution/resolution-facts.repository';
 import { SelectionValidator } from '../resolution/selection-validator.service';
 import type { GhostSkillsInput, SkillCatalog, SkillRefInput } from '../resolver';

@@ -11,9 +11,9 @@ import {
 } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 import { GroupEntity } from './group.entity';
-import { GroupRole } from './group-role';
+import { GroupRole } from '../access';
 
-/** A direct membership; roles in a parent group hold in its children (see group-role.ts). */
+/** A direct membership; roles in a parent group hold in its children (see access/roles.ts). */
 @Entity('group_members')
 @Check('group_members_role_check', `"role" IN ('Owner', 'Maintainer', 'Developer', 'Reporter')`)
 @Index('group_members_user_id_idx', ['userId'])

@@ -4,12 +4,13 @@ import { GroupsController } from './groups.controller';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
 import { NamespaceAccess } from './namespace-access.service';
+import { ScopedAccess } from './scoped-access.service';
 
 @Global()
 @Module({
   imports: [UsersModule],
   controllers: [GroupsController],
-  providers: [GroupsRepository, GroupsService, NamespaceAccess],
-  exports: [NamespaceAccess, GroupsRepository],
+  providers: [GroupsRepository, GroupsService, NamespaceAccess, ScopedAccess],
+  exports: [NamespaceAccess, ScopedAccess, GroupsRepository],
 })
 export class GroupsModule {}

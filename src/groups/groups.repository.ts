@@ -5,7 +5,7 @@ import { recordAudit } from '../common/audit/audit-log';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
-import { GroupRole, highestRole, namespaceLineage } from './group-role';
+import { GroupRole, highestRole, namespaceLineage } from '../access';
 
 export interface GroupWithRole {
   group: GroupEntity;

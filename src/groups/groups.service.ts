@@ -6,7 +6,17 @@ import { UsersRepository } from '../users/users.repository';
 import { GroupDto, MemberDto, MembershipDto } from './dto/group.dto';
 import { toGroupDto } from './group.mapper';
 import { GroupEntity } from './group.entity';
-import { GroupRole, groupNameProblems, hasRole, parentName } from './group-role';
+import {
+  canCreateChildGroup,
+  canManageMembers,
+  canManageOwners,
+  canSeeGroup,
+  demotesOwner,
+  GroupRole,
+  groupNameProblems,
+  parentName,
+  touchesOwner,
+} from '../access';
 import { GroupsRepository } from './groups.repository';
 
 const GROUP_NOT_FOUND = 'Group not found';
@@ -25,7 +35,7 @@ export class GroupsService {
     let parentId: number | null = null;
     if (parent !== null) {
       const found = await this.readable(caller, await this.groups.findByName(parent));
-      if (!caller.isAdmin && !hasRole(found.role, 'Maintainer')) {
+      if (!canCreateChildGroup(caller, found.role)) {
         throw DomainError.forbidden(`Creating a group under ${parent} needs Maintainer or Owner there`);
       }
       parentId = found.group.id;
@@ -61,10 +71,10 @@ export class GroupsService {
     if (!(await this.users.findById(userId))) throw DomainError.notFound('User not found');
     await this.groups.withLockedGroup(group.id, async (locked) => {
       const current = await locked.directRole(userId);
-      if ((role === 'Owner' || current === 'Owner') && !this.isOwner(caller, callerRole)) {
+      if (touchesOwner(current, role) && !canManageOwners(caller, callerRole)) {
         throw DomainError.forbidden('Only Owners grant, change or remove the Owner role');
       }
-      if (current === 'Owner' && role !== 'Owner' && (await locked.countDirectOwners()) <= 1) {
+      if (demotesOwner(current, role) && (await locked.countDirectOwners()) <= 1) {
         throw new DomainError('LAST_OWNER', 'The group must keep at least one direct Owner');
       }
       await locked.setRole(userId, role, current);
@@ -79,10 +89,10 @@ export class GroupsService {
     await this.groups.withLockedGroup(group.id, async (locked) => {
       const current = await locked.directRole(userId);
       if (!current) throw DomainError.notFound('Member not found');
-      if (current === 'Owner' && !leaving && !this.isOwner(caller, callerRole)) {
+      if (touchesOwner(current, null) && !leaving && !canManageOwners(caller, callerRole)) {
         throw DomainError.forbidden('Only Owners grant, change or remove the Owner role');
       }
-      if (current === 'Owner' && (await locked.countDirectOwners()) <= 1) {
+      if (demotesOwner(current, null) && (await locked.countDirectOwners()) <= 1) {
         throw new DomainError('LAST_OWNER', 'The group must keep at least one direct Owner');
       }
       await locked.remove(userId, current);
@@ -96,17 +106,13 @@ export class GroupsService {
   ): Promise<{ group: GroupEntity; role: GroupRole | null }> {
     if (!group) throw DomainError.notFound(GROUP_NOT_FOUND);
     const role = await this.groups.effectiveRole(caller.userId, group.name);
-    if (!role && !caller.isAdmin) throw DomainError.notFound(GROUP_NOT_FOUND);
+    if (!canSeeGroup(caller, role)) throw DomainError.notFound(GROUP_NOT_FOUND);
     return { group, role };
   }
 
   private requireManager(caller: UserPrincipal, role: GroupRole | null): void {
-    if (!caller.isAdmin && !hasRole(role, 'Maintainer')) {
+    if (!canManageMembers(caller, role)) {
       throw DomainError.forbidden('Managing members needs Maintainer or Owner');
     }
-  }
-
-  private isOwner(caller: UserPrincipal, role: GroupRole | null): boolean {
-    return caller.isAdmin || role === 'Owner';
   }
 }

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
-import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_NAMESPACE, GroupRole } from './group-role';
+import { Actor, DEFAULT_NAMESPACE, GroupRole } from '../access';
 import { GroupsRepository } from './groups.repository';
-import { Actor, canChange, canCreate, canRead, Scoped } from './scope-access';
 
 const READABLE_GROUPS_ENTRIES = 10_000;
 
-/** Roles in namespaces, for every feature that checks access to a group's things. */
+/** Roles in namespaces from the database, for every feature that checks access to a group's things. */
 @Injectable()
 export class NamespaceAccess {
   /**
@@ -41,34 +39,8 @@ export class NamespaceAccess {
     return names;
   }
 
-  /** Throws 404 unless `actor` may read `thing`; returns the actor's role in its namespace. */
-  async requireRead(actor: Actor, thing: Scoped, notFound = 'Not found'): Promise<GroupRole | null> {
-    const role = await this.roleIn(actor.userId, thing.namespace);
-    if (!canRead(actor, thing, role)) throw DomainError.notFound(notFound);
-    return role;
-  }
-
-  /** 404 when `actor` may not read `thing`, 403 when they may read but not change it. */
-  async requireChange(actor: Actor, thing: Scoped, notFound = 'Not found'): Promise<void> {
-    const role = await this.requireRead(actor, thing, notFound);
-    if (!canChange(actor, thing, role)) throw DomainError.forbidden('You may read this but not change it');
-  }
-
-  /** 404 for a group that does not exist or where the actor has no role, 403 for too low a role. */
-  async requireCreate(actor: Actor, namespace: string, isPublic = false): Promise<void> {
-    if (namespace !== DEFAULT_NAMESPACE && !(await this.groups.findByName(namespace))) {
-      throw DomainError.notFound(`Group ${namespace} not found`);
-    }
-    const role = await this.roleIn(actor.userId, namespace);
-    switch (canCreate(actor, namespace, role, isPublic)) {
-      case 'ok':
-        return;
-      case 'not_found':
-        throw DomainError.notFound(`Group ${namespace} not found`);
-      case 'forbidden':
-        throw DomainError.forbidden(
-          isPublic ? 'Only admins publish public skills' : `Creating in ${namespace} needs Developer or higher`,
-        );
-    }
+  /** True when a group of that name exists. */
+  async groupExists(name: string): Promise<boolean> {
+    return (await this.groups.findByName(name)) !== null;
   }
 }

@@ -3,7 +3,8 @@
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_NAMESPACE, ExplicitSelection, mergeMessageSelections, plainIdentity } from '../resolver';
+import { DEFAULT_NAMESPACE } from '../access';
+import { ExplicitSelection, mergeMessageSelections, plainIdentity } from '../resolver';
 import { labelProblems, selectionLabels } from '../tasks/task-labels';
 import { TasksRepository } from '../tasks/tasks.repository';
 import { ExecutionRequestBody, ExecutionRequestDto } from './dto/resolution.dto';

@@ -6,15 +6,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DEFAULT_NAMESPACE, GroupRole, isNamespaceName, isRowNumber, isSkillName } from '../access';
 import {
-  DEFAULT_NAMESPACE,
   ExplicitSelection,
   GhostFacts,
-  GroupRole,
   Identity,
-  isNamespaceName,
-  isRowNumber,
-  isSkillName,
   SkillCatalog,
   SkillFacts,
   StoredRef,

@@ -4,7 +4,8 @@ import { Injectable } from '@nestjs/common';
 import { Principal, TaskTokenPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { parseId } from '../common/http/id.pipe';
-import { DEFAULT_NAMESPACE, lookupByName, plainIdentity, SkillRef } from '../resolver';
+import { DEFAULT_NAMESPACE, tokenReadsTask, tokenSkillRef } from '../access';
+import { lookupByName, plainIdentity, SkillRef } from '../resolver';
 import { ManifestDto } from '../skills/dto/skill.dto';
 import { SkillFile, SkillFilesService } from '../skills/skill-files.service';
 import { SKILL_NOT_FOUND, SkillReaders } from '../skills/skill-readers';
@@ -57,7 +58,7 @@ export class SkillDownloadsService {
     const version = optionalId(query.version, 'Version not found');
     const taskId = optionalId(query.task_id, TASK_NOT_FOUND);
     if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
-    if (taskId !== undefined && taskId !== principal.taskId) throw DomainError.notFound(TASK_NOT_FOUND);
+    if (taskId !== undefined && !tokenReadsTask(principal, taskId)) throw DomainError.notFound(TASK_NOT_FOUND);
     const target = await this.tokenTarget(principal, skillId, version);
     return this.reads.downloadReadable(target.skill, target.version, ifNoneMatch, target.immutable);
   }
@@ -109,13 +110,7 @@ export class SkillDownloadsService {
     skillId: number,
     version: number | undefined,
   ): Promise<ReadTarget> {
-    const resolved = await this.resolution.resolve(principal, principal.taskId);
-    // Preload refs first: Wegent takes a name's preload ref before its plain one and downloads
-    // without a version, so the default must be the version it was told to expect.
-    const refs = [...Object.values(resolved.preload_skill_refs), ...Object.values(resolved.skill_refs)].filter(
-      (ref) => ref.skill_id === skillId,
-    );
-    const ref = version === undefined ? refs[0] : refs.find((r) => r.version === version);
+    const ref = tokenSkillRef(await this.resolution.resolve(principal, principal.taskId), skillId, version);
     const skill = ref ? await this.skills.findById(skillId) : null;
     if (!ref || !skill) throw DomainError.notFound(SKILL_NOT_FOUND);
     return { skill, version: ref.version, immutable: version !== undefined };

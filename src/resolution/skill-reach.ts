@@ -2,14 +2,8 @@
 // same for every task of the team, so it can be kept per team) and what the task adds (its
 // subscription, its labels, a message). Pure functions over the loaded facts; the skill query
 // (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
-import {
-  DEFAULT_NAMESPACE,
-  ExplicitSelection,
-  isNamespaceName,
-  parseTaskSelections,
-  pinnedVersion,
-  SkillFacts,
-} from '../resolver';
+import { DEFAULT_NAMESPACE, isNamespaceName } from '../access';
+import { ExplicitSelection, parseTaskSelections, pinnedVersion, SkillFacts } from '../resolver';
 import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
 
 export interface Message {

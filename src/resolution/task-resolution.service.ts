@@ -8,9 +8,9 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
+import { canReadTask, effectiveRole, tokenReadsTask } from '../access';
 import {
   decideGhosts,
-  effectiveRole,
   GhostDecisions,
   GhostFacts,
   Identity,
@@ -19,7 +19,6 @@ import {
   resolveTask,
   SkillFacts,
 } from '../resolver';
-import { canReadTask } from '../tasks/task-access';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import { ResolutionFactsRepository, TaskFactsRead, TaskSelectionFacts } from './resolution-facts.repository';
 import { ghostReach, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
@@ -199,15 +198,16 @@ export class TaskResolutionService {
     knownTeams: number[] = [],
   ): Promise<TaskFactsRead> {
     if (principal.kind === 'task_token') {
-      const facts =
-        principal.taskId === taskId ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager) : null;
+      const facts = tokenReadsTask(principal, taskId)
+        ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager)
+        : null;
       if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
       return facts;
     }
     const facts = await this.facts.loadTaskFacts(taskId, [principal.userId], knownTeams, manager);
     if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
     const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
-    if (!canReadTask(principal, facts.task, effectiveRole(identity, facts.task.namespace))) {
+    if (!canReadTask(principal, facts.task, effectiveRole(identity.directRoles, facts.task.namespace))) {
       throw DomainError.notFound(TASK_NOT_FOUND);
     }
     return facts;

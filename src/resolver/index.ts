@@ -1,6 +1,6 @@
 // The resolver's public API: plain functions over plain facts, no Nest, TypeORM or HTTP.
 export * from './resolution.types';
-export { canRead, effectiveRole, isReporterIn, plainIdentity } from './access';
+export { canRead, isReporterIn, plainIdentity } from './access';
 export { SkillCatalog, type SkillScope, scopeOf } from './skill-catalog';
 export { checkStoredRef, lookupByName, pinnedVersion, refTo, resolveExplicit, selectionScope } from './lookup';
 export {
@@ -12,7 +12,6 @@ export {
   storedSelection,
   storedSelections,
 } from './selections';
-export { isNamespaceName, isRowNumber, isSkillName } from './names';
 export {
   decideGhosts,
   type GhostDecisionFacts,

@@ -2,15 +2,8 @@
 import { canRead, isReporterIn } from './access';
 import { SkillCatalog, SkillScope } from './skill-catalog';
 import { ownValue } from './own-value';
-import {
-  DEFAULT_NAMESPACE,
-  ExplicitSelection,
-  Identity,
-  RefOutcome,
-  SkillFacts,
-  StoredRef,
-  UnresolvedReason,
-} from './resolution.types';
+import { DEFAULT_NAMESPACE } from '../access';
+import { ExplicitSelection, Identity, RefOutcome, SkillFacts, StoredRef, UnresolvedReason } from './resolution.types';
 
 /**
  * A ref pins only when it carries a `version` and `pinned` is not `false` (CONTRACT §4), so a ghost

@@ -1,15 +1,12 @@
 // The plain facts the resolver decides over, and what it answers. No Nest, TypeORM or HTTP here:
 // the service loads these facts in a constant number of queries and hands them over.
+import type { GroupRole } from '../access';
 import type { Requires } from '../policy';
-
-export type GroupRole = 'Owner' | 'Maintainer' | 'Developer' | 'Reporter';
 
 /** Where a selection came from, lowest precedence first. */
 export type SelectionSource = 'ghost' | 'subscription' | 'task' | 'message';
 
 export type UnresolvedReason = 'NOT_FOUND' | 'FORBIDDEN' | 'DELETED' | 'NAME_MISMATCH' | 'VERSION_NOT_FOUND';
-
-export const DEFAULT_NAMESPACE = 'default';
 
 /** A user whose identity a selection acts with (ghost owner, subscription owner, task creator, caller). */
 export interface Identity {

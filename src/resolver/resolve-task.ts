@@ -3,8 +3,8 @@ import { canonicalDigest, canonicalJson, inOnePiece } from '../common/canonical-
 import { plainIdentity } from './access';
 import { checkStoredRef, lookupByName, resolveExplicit } from './lookup';
 import { ownValue } from './own-value';
+import { DEFAULT_NAMESPACE } from '../access';
 import {
-  DEFAULT_NAMESPACE,
   ExplicitSelection,
   Identity,
   RefOutcome,

@@ -3,7 +3,8 @@
 import { canRead } from './access';
 import { InvalidName, InvalidReason, sortedInvalid } from './ghost-save';
 import { lookupByName, resolveExplicit } from './lookup';
-import { DEFAULT_NAMESPACE, ExplicitSelection, Identity, SkillFacts } from './resolution.types';
+import { DEFAULT_NAMESPACE } from '../access';
+import { ExplicitSelection, Identity, SkillFacts } from './resolution.types';
 import { SkillCatalog } from './skill-catalog';
 import { firstOfEachName, parseTaskSelections } from './selections';
 

@@ -2,7 +2,7 @@
 // them, whatever was stored before (or by hand): a label that is not a JSON array counts as absent,
 // an entry that names nothing is skipped, and a named entry that cannot be a selection (a bad shape,
 // a name or namespace no skill can have) stays, marked malformed, and resolves to NOT_FOUND.
-import { isNamespaceName, isRowNumber, isSkillName } from './names';
+import { isNamespaceName, isRowNumber, isSkillName } from '../access';
 import { ownValue } from './own-value';
 import { ExplicitSelection } from './resolution.types';
 

@@ -1,5 +1,6 @@
 // Indexed lookups over the loaded skill rows, deleted ones included (they answer DELETED).
-import { DEFAULT_NAMESPACE, SkillFacts } from './resolution.types';
+import { DEFAULT_NAMESPACE } from '../access';
+import { SkillFacts } from './resolution.types';
 
 /** The one scope a skill (or an explicit selection) lives in. */
 export type SkillScope =

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { canRead, canReadTask, DEFAULT_NAMESPACE } from '../access';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { NamespaceAccess } from '../groups/namespace-access.service';
-import { canRead } from '../groups/scope-access';
 import { SkillFacts } from '../resolver';
-import { canReadTask } from '../tasks/task-access';
 import { SkillReaders } from './skill-readers';
 import { Referrer, SkillReferrersRepository } from './skill-referrers.repository';
 import { SkillEntity } from './skill.entity';
@@ -66,7 +65,7 @@ function factsOf(skill: SkillEntity): SkillFacts {
     name: skill.name,
     namespace: skill.namespace,
     isPublic: skill.isPublic,
-    ownerUserId: skill.namespace === 'default' && !skill.isPublic ? skill.ownerUserId : null,
+    ownerUserId: skill.namespace === DEFAULT_NAMESPACE && !skill.isPublic ? skill.ownerUserId : null,
     deleted: skill.deletedAt !== null,
     latest,
     versions: { [latest.version]: latest },

@@ -1,10 +1,10 @@
 // Publishing: validate the package before any transaction, then one transaction per publish.
 import { Injectable } from '@nestjs/common';
+import { DEFAULT_NAMESPACE, groupNameProblems } from '../access';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { violatedUnique } from '../database/pg-errors';
-import { DEFAULT_NAMESPACE, groupNameProblems } from '../groups/group-role';
-import { NamespaceAccess } from '../groups/namespace-access.service';
+import { ScopedAccess } from '../groups/scoped-access.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
 import { PackageInspection } from './package/inspect-package';
@@ -21,7 +21,7 @@ export interface UploadedPackage {
 export class SkillsPublishService {
   constructor(
     private readonly skills: SkillsRepository,
-    private readonly access: NamespaceAccess,
+    private readonly access: ScopedAccess,
     private readonly readers: SkillReaders,
     private readonly inspector: PackageInspector,
     private readonly metrics: MetricsService,

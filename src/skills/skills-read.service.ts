@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { Actor } from '../access';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
 import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
 import { NamespaceAccess } from '../groups/namespace-access.service';
-import { Actor } from '../groups/scope-access';
 import { ManifestDto, SkillDto, SkillListQuery, VersionDto } from './dto/skill.dto';
 import { SkillReaders } from './skill-readers';
 import { SkillVersionEntity } from './skill-version.entity';

@@ -5,7 +5,7 @@ import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
 import { deleteSearchDocument, writeSearchDocument } from './search/search-document';
 import { SkillBlobEntity } from './skill-blob.entity';
-import { readableScopeSql } from './skill-scope.sql';
+import { readableScopeSql } from '../access';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';

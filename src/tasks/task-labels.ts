@@ -1,6 +1,7 @@
 // Task labels: limits, and the two selection labels, which must be well-formed and carry no ids.
 // Counts are checked before any entry, and a name or namespace inside the JSON of a selection label
 // must be storable text like any other string of a body.
+import { DEFAULT_NAMESPACE, MAX_NAMESPACE_LENGTH, MAX_SKILL_NAME_LENGTH } from '../access';
 import { childPath, unsafeStringMessage, unsafeStringReason } from '../common/input-hygiene';
 import { ADDITIONAL_SKILLS_LABEL, ExplicitSelection, REQUESTED_SKILL_REFS_LABEL } from '../resolver';
 
@@ -8,7 +9,6 @@ export const MAX_LABELS = 64;
 export const MAX_LABEL_KEY_LENGTH = 128;
 export const MAX_LABEL_VALUE_BYTES = 16 * 1024;
 export const MAX_SELECTIONS = 100;
-export const MAX_SKILL_NAME_LENGTH = 64;
 
 const SELECTION_KEYS = ['is_public', 'name', 'namespace'];
 
@@ -33,10 +33,15 @@ function selectionProblem(value: unknown, at: string): string | null {
     MAX_SKILL_NAME_LENGTH,
   );
   if (nameProblem) return nameProblem;
-  const namespaceProblem = textProblem(namespace, `${at}.namespace`, 'a string of 1-200 characters', 200);
+  const namespaceProblem = textProblem(
+    namespace,
+    `${at}.namespace`,
+    `a string of 1-${MAX_NAMESPACE_LENGTH} characters`,
+    MAX_NAMESPACE_LENGTH,
+  );
   if (namespaceProblem) return namespaceProblem;
   if (typeof is_public !== 'boolean') return `${at}.is_public must be a boolean`;
-  if (is_public && namespace !== 'default') return `${at}: a public selection has namespace default`;
+  if (is_public && namespace !== DEFAULT_NAMESPACE) return `${at}: a public selection has namespace default`;
   return null;
 }
 

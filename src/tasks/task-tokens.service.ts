@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { canManageTaskTokens } from '../access';
 import { UserPrincipal } from '../auth/principal';
 import { generateSecret, hashSecret, TASK_TOKEN_PREFIX } from '../auth/secrets';
 import { DomainError } from '../common/errors/domain-error';
-import { ScopedAccess } from '../common/scoped/scoped-access';
+import { ScopedAccess } from '../groups/scoped-access.service';
 import { TaskTokenDto } from './dto/task.dto';
-import { canManageTaskTokens } from './task-access';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { readableScopeSql } from '../access';
 import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { ScopedListFilter } from '../common/scoped/scoped.repository';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
@@ -67,7 +68,7 @@ export class TasksRepository {
     if (filter.readableGroups !== 'all') {
       const groups = filter.readableGroups;
       qb.where(
-        groups.length ? '(t.owner_user_id = :reader OR t.namespace IN (:...groups))' : 't.owner_user_id = :reader',
+        readableScopeSql('t', ':reader', groups.length ? ':...groups' : null, { rows: 'tasks', groupList: true }),
         {
           reader: filter.readerUserId,
           groups,

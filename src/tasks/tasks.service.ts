@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { canReadTask, tokenReadsTask } from '../access';
 import { Principal, UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { Page, toPage } from '../common/http/pagination';
-import { ScopedAccess } from '../common/scoped/scoped-access';
+import { ScopedAccess } from '../groups/scoped-access.service';
 import { SelectionValidator } from '../resolution/selection-validator.service';
 import { CreateTaskDto, ExecutionCreatedDto, TaskDto, TaskListQuery } from './dto/task.dto';
-import { canReadTask } from './task-access';
 import { labelProblems, selectionLabels } from './task-labels';
 import { TaskEntity } from './task.entity';
 import { toTaskDto } from './task.mapper';
@@ -77,7 +77,7 @@ export class TasksService {
   /** The task when the caller may read it (a token reads only its own task); else 404. */
   async readable(principal: Principal, id: number): Promise<TaskEntity> {
     if (principal.kind === 'task_token') {
-      const task = principal.taskId === id ? await this.tasks.findById(id) : null;
+      const task = tokenReadsTask(principal, id) ? await this.tasks.findById(id) : null;
       if (!task) throw DomainError.notFound(TASK_NOT_FOUND);
       return task;
     }

@@ -1,6 +1,7 @@
 // Builders of the resolver's plain facts, for the unit tables.
 import type { ToolPolicy } from '../../src/policy';
-import type { GroupRole, Identity, SkillFacts } from '../../src/resolver';
+import type { GroupRole } from '../../src/access';
+import type { Identity, SkillFacts } from '../../src/resolver';
 
 /**
  * A skill with `versions` versions (the last is the latest), content hashes named after both; each

@@ -3,12 +3,11 @@ import {
   SkillCatalog,
   canRead,
   checkStoredRef,
-  effectiveRole,
   lookupByName,
   parseTaskSelections,
   resolveExplicit,
 } from '../../src/resolver';
-import type { ExplicitSelection, GroupRole, Identity, SkillFacts, StoredRef } from '../../src/resolver';
+import type { ExplicitSelection, Identity, SkillFacts, StoredRef } from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 
 const alice = user(1, { 'team-a': 'Owner' });
@@ -50,23 +49,6 @@ function outcomeOf(result: ReturnType<typeof lookupByName>): Outcome {
   if (!result.ok) return result.reason;
   return result.ref.pinned ? `${result.ref.skill_id}@${result.ref.version}` : result.ref.skill_id;
 }
-
-describe('effectiveRole', () => {
-  it.each<[string, Record<string, GroupRole>, string, GroupRole | null]>([
-    ['a direct role', { a: 'Developer' }, 'a', 'Developer'],
-    ['inherited from the parent', { a: 'Maintainer' }, 'a/b', 'Maintainer'],
-    ['inherited from the grandparent', { a: 'Reporter' }, 'a/b/c', 'Reporter'],
-    ['the highest of parent and child', { a: 'Reporter', 'a/b': 'Owner' }, 'a/b/c', 'Owner'],
-    ['a parent role beats a lower child role', { a: 'Owner', 'a/b': 'Reporter' }, 'a/b', 'Owner'],
-    ['a child role does not hold in the parent', { 'a/b': 'Owner' }, 'a', null],
-    ['a sibling does not count', { 'a/x': 'Owner' }, 'a/b', null],
-    ['a prefix that is not a parent does not count', { ab: 'Owner' }, 'ab-c', null],
-    ['none in default', { default: 'Owner' }, 'default', null],
-    ['a group named like an Object member', {}, 'constructor', null],
-  ])('%s', (_title, roles, namespace, expected) => {
-    expect(effectiveRole(user(1, roles), namespace)).toBe(expected);
-  });
-});
 
 describe('canRead', () => {
   const personal = skill(1, 'p', { owner: 1 });

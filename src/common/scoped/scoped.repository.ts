@@ -2,6 +2,7 @@
 // reader may see, and writes that turn a scope's name clash into 409 NAME_TAKEN. Every write
 // records its audit event in its own transaction (or in the caller's, when one is open).
 import { DeepPartial, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+import { readableScopeSql } from '../../access';
 import { AuditVerb, inTransaction, recordAudit } from '../audit/audit-log';
 import { DomainError } from '../errors/domain-error';
 import { violatedUnique } from '../../database/pg-errors';
@@ -45,9 +46,7 @@ export class ScopedRepository<E extends ScopedResourceEntity> {
     if (filter.readableGroups !== 'all') {
       const groups = filter.readableGroups;
       qb.andWhere(
-        groups.length
-          ? `((r.namespace = 'default' AND r.owner_user_id = :reader) OR r.namespace IN (:...groups))`
-          : `(r.namespace = 'default' AND r.owner_user_id = :reader)`,
+        readableScopeSql('r', ':reader', groups.length ? ':...groups' : null, { rows: 'resources', groupList: true }),
         { reader: filter.readerUserId, groups },
       );
     }

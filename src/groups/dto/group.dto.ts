@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
-import { GROUP_ROLES, GroupRole } from '../group-role';
+import { GROUP_ROLES, GroupRole } from '../../access';
 
 export class CreateGroupDto {
   @ApiProperty({

@@ -6,6 +6,7 @@ type SchemaObject = NonNullable<Extract<ApiBodyOptions, { schema?: unknown }>['s
 };
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { SKILL_NAME_PATTERN } from '../../access';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../package/problem';
@@ -207,6 +208,5 @@ export const PUBLISH_FORM_SCHEMA: SchemaObject = {
   },
 };
 
-export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SkillNameMatches = (): PropertyDecorator =>
   Matches(SKILL_NAME_PATTERN, { message: 'name must be 1-64 characters of a-z, 0-9 and single inner hyphens' });

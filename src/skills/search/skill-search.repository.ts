@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { queryWithLocalSettings } from '../../database/prepared-query';
-import { readableScopeSql } from '../skill-scope.sql';
+import { readableScopeSql } from '../../access';
 import { readableScopeKeys } from './search-document';
 import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
 import { MAX_QUERY_TERMS, SearchTerm } from './search-terms';

@@ -1,25 +1,5 @@
-// Group roles and namespace names: plain rules, shared by every feature that checks access.
-export const GROUP_ROLES = ['Owner', 'Maintainer', 'Developer', 'Reporter'] as const;
-export type GroupRole = (typeof GROUP_ROLES)[number];
-
-const RANK: Record<GroupRole, number> = { Owner: 4, Maintainer: 3, Developer: 2, Reporter: 1 };
-
-export function roleRank(role: GroupRole | null | undefined): number {
-  return role ? RANK[role] : 0;
-}
-
-/** True when `role` is at least `needed`. */
-export function hasRole(role: GroupRole | null | undefined, needed: GroupRole): boolean {
-  return roleRank(role) >= RANK[needed];
-}
-
-/** The highest of several roles (a parent's role holds in its children). */
-export function highestRole(roles: Iterable<GroupRole>): GroupRole | null {
-  let best: GroupRole | null = null;
-  for (const role of roles) if (roleRank(role) > roleRank(best)) best = role;
-  return best;
-}
-
+// Namespaces: `default` (personal and public things) or a group name of up to three segments,
+// and how a group's name places it among its parents.
 export const DEFAULT_NAMESPACE = 'default';
 export const RESERVED_SEGMENTS: readonly string[] = ['default', 'public', 'api', 'admin'];
 export const MAX_GROUP_DEPTH = 3;
@@ -46,6 +26,7 @@ export function namespaceLineage(name: string): string[] {
   return segments.map((_, i) => segments.slice(0, i + 1).join('/'));
 }
 
+/** `a/b/c` -> `a/b`; null for a top-level group. */
 export function parentName(name: string): string | null {
   const at = name.lastIndexOf('/');
   return at < 0 ? null : name.slice(0, at);
