@@ -22,6 +22,11 @@ export function canManageTaskTokens(actor: Actor, task: TaskScope, role: GroupRo
   return task.namespace !== DEFAULT_NAMESPACE && hasRole(role, 'Maintainer');
 }
 
+/** Storing an ExecutionRequest's selections in the task's labels: its creator and admins. */
+export function canPersistSelections(actor: Actor, task: TaskScope): boolean {
+  return actor.isAdmin || task.ownerUserId === actor.userId;
+}
+
 /** What authentication knows of a presented task token. */
 export interface TaskTokenState {
   revoked: boolean;

@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { DEFAULT_NAMESPACE } from '../access';
+import { canPersistSelections, DEFAULT_NAMESPACE } from '../access';
 import { ExplicitSelection, mergeMessageSelections, plainIdentity } from '../resolver';
 import { labelProblems, selectionLabels } from '../tasks/task-labels';
 import { TasksRepository } from '../tasks/tasks.repository';
@@ -37,7 +37,7 @@ export class ExecutionRequestsService {
   /** Creator and admins only; the selections must resolve as the caller; labels change under a row lock. */
   private async persist(caller: UserPrincipal, taskId: number, selections: ExplicitSelection[]): Promise<void> {
     const facts = await this.resolution.readableFacts(caller, taskId);
-    if (!caller.isAdmin && facts.task.ownerUserId !== caller.userId) {
+    if (!canPersistSelections(caller, facts.task)) {
       throw DomainError.forbidden('Only the task creator and admins persist selections');
     }
     await this.selections.requireSelections(selections, caller.userId);

@@ -3,6 +3,7 @@
 import {
   Actor,
   canManageTaskTokens,
+  canPersistSelections,
   canReadTask,
   GroupRole,
   TaskScope,
@@ -14,27 +15,28 @@ import {
 const ME = 1;
 const actor = (isAdmin: boolean): Actor => ({ userId: ME, isAdmin });
 
-describe('reading a task and revoking its tokens', () => {
-  it.each<['default' | 'team-a', 'self' | 'other', boolean, GroupRole | null, boolean, boolean]>([
-    // namespace, creator, admin, role,         read,  revoke tokens
-    ['default', 'self', false, null, true, true],
-    ['default', 'other', false, null, false, false],
-    ['default', 'other', true, null, true, true],
-    ['team-a', 'self', false, null, true, true],
-    ['team-a', 'other', false, null, false, false],
-    ['team-a', 'other', false, 'Reporter', true, false],
-    ['team-a', 'other', false, 'Developer', true, false],
-    ['team-a', 'other', false, 'Maintainer', true, true],
-    ['team-a', 'other', false, 'Owner', true, true],
-    ['team-a', 'self', false, 'Reporter', true, true],
-    ['team-a', 'other', true, null, true, true],
-    ['team-a', 'other', true, 'Reporter', true, true],
+describe('reading a task, revoking its tokens, persisting selections', () => {
+  it.each<['default' | 'team-a', 'self' | 'other', boolean, GroupRole | null, boolean, boolean, boolean]>([
+    // namespace, creator, admin, role,         read,  revoke tokens, persist
+    ['default', 'self', false, null, true, true, true],
+    ['default', 'other', false, null, false, false, false],
+    ['default', 'other', true, null, true, true, true],
+    ['team-a', 'self', false, null, true, true, true],
+    ['team-a', 'other', false, null, false, false, false],
+    ['team-a', 'other', false, 'Reporter', true, false, false],
+    ['team-a', 'other', false, 'Developer', true, false, false],
+    ['team-a', 'other', false, 'Maintainer', true, true, false],
+    ['team-a', 'other', false, 'Owner', true, true, false],
+    ['team-a', 'self', false, 'Reporter', true, true, true],
+    ['team-a', 'other', true, null, true, true, true],
+    ['team-a', 'other', true, 'Reporter', true, true, true],
   ])(
-    '%s task, creator %s, admin %s, role %s: read %s, revoke %s',
-    (namespace, creator, isAdmin, role, read, revoke) => {
+    '%s task, creator %s, admin %s, role %s: read %s, revoke %s, persist %s',
+    (namespace, creator, isAdmin, role, read, revoke, persist) => {
       const task: TaskScope = { namespace, ownerUserId: creator === 'self' ? ME : 2 };
       expect(canReadTask(actor(isAdmin), task, role)).toBe(read);
       expect(canManageTaskTokens(actor(isAdmin), task, role)).toBe(revoke);
+      expect(canPersistSelections(actor(isAdmin), task)).toBe(persist);
     },
   );
 });
