@@ -195,7 +195,7 @@ async function runVerify(args: string[], io: Io): Promise<number> {
   }
   io.stderr(
     `skill-resolver: ${count(result.skills, 'skill')}, ${count(result.files, 'file')} checked: ` +
-      `${result.problems.length === 0 ? 'all match the lock' : `${result.problems.length} problems`}\n`,
+      `${result.problems.length === 0 ? 'all match the lock' : count(result.problems.length, 'problem')}\n`,
   );
   if (values.json) io.stdout(`${JSON.stringify(result)}\n`);
   return result.exitCode;
