@@ -26,6 +26,20 @@ const locked = (c = '1', extra: Partial<LockedSkill> = {}): LockedSkill => ({
   ...extra,
 });
 
+/** One skill for each action: kept, changed, rebuilt, added, claimed and removed. */
+const everyAction = () => ({
+  previous: { keep: locked(), change: locked(), rebuild: locked(), gone: locked() },
+  refs: [ref('keep'), ref('change', '2'), ref('rebuild'), ref('add'), ref('claim')],
+  found: new Map<string, Found>([
+    ['keep', 'intact'],
+    ['change', 'intact'],
+    ['rebuild', 'damaged'],
+    ['gone', 'intact'],
+    ['add', 'free'],
+    ['claim', 'occupied'],
+  ]),
+});
+
 describe('planSync: one action per skill', () => {
   it.each<[string, LockedSkill | undefined, Ref | undefined, Found | undefined, Action]>([
     ['listed, same content, intact: kept', locked(), ref('s'), 'intact', 'keep'],
@@ -96,18 +110,7 @@ describe('planSync: the lock written before any folder changes', () => {
   });
 
   it('kept names as they were; every name about to be written, rebuilt or removed marked pending; claims left out', () => {
-    const plan = planSync({
-      previous: { keep: locked(), change: locked(), rebuild: locked(), gone: locked() },
-      refs: [ref('keep'), ref('change', '2'), ref('rebuild'), ref('add'), ref('claim')],
-      found: new Map<string, Found>([
-        ['keep', 'intact'],
-        ['change', 'intact'],
-        ['rebuild', 'damaged'],
-        ['gone', 'intact'],
-        ['add', 'free'],
-        ['claim', 'occupied'],
-      ]),
-    });
+    const plan = planSync(everyAction());
     expect(plan.marked).toEqual({
       keep: locked(),
       change: { ...locked('2'), pending: true },
@@ -119,18 +122,7 @@ describe('planSync: the lock written before any folder changes', () => {
 });
 
 describe('lockAfter: the lock once the steps ran', () => {
-  const plan = planSync({
-    previous: { keep: locked(), change: locked(), rebuild: locked(), gone: locked() },
-    refs: [ref('keep'), ref('change', '2'), ref('rebuild'), ref('add'), ref('claim')],
-    found: new Map<string, Found>([
-      ['keep', 'intact'],
-      ['change', 'intact'],
-      ['rebuild', 'damaged'],
-      ['gone', 'intact'],
-      ['add', 'free'],
-      ['claim', 'occupied'],
-    ]),
-  });
+  const plan = planSync(everyAction());
   const done = (entry?: LockedSkill): Outcome => ({ ok: true, entry });
 
   it('every step done: the new entries, the removed name gone', () => {
