@@ -1,4 +1,4 @@
-import { scopedFields } from '../common/scoped/scoped-resource.dto';
+import { scopedFields } from '../scoped/scoped-resource.dto';
 import type { SkillReach } from '../resolution/resolution-facts.repository';
 import { pinnedVersion, refTo, SkillCatalog, StoredRef } from '../resolver';
 import { GhostDto, GhostSkillRefDto } from './dto/ghost.dto';

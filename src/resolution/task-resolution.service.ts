@@ -3,10 +3,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
-import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../common/metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
 import { canReadTask, effectiveRole, tokenReadsTask } from '../access';
 import {
