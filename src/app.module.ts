@@ -19,9 +19,10 @@ import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
+import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
+import { ToolPolicyModule } from './tool-policy/tool-policy.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -45,7 +46,6 @@ export class AppModule {
         AuthModule,
         UsersModule,
         GroupsModule,
-        ResolutionFactsModule,
         HealthModule,
         SkillsModule,
         GhostsModule,
@@ -54,6 +54,8 @@ export class AppModule {
         SubscriptionsModule,
         TasksModule,
         ResolutionModule,
+        ToolPolicyModule,
+        SkillDownloadsModule,
         AuditModule,
         McpModule,
       ],

@@ -20,10 +20,21 @@ import {
   SkillFacts,
 } from '../resolver';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository, TaskFactsRead, TaskSelectionFacts } from './resolution-facts.repository';
-import { ghostReach, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
+import {
+  ResolutionFactsRepository,
+  TaskFactsRead,
+  TaskSelectionFacts,
+} from '../selection-facts/resolution-facts.repository';
+import {
+  ghostReach,
+  Message,
+  reachesNothing,
+  reachFilter,
+  taskReach,
+  unionReach,
+} from '../selection-facts/skill-reach';
 
-export type { Message } from './skill-reach';
+export type { Message } from '../selection-facts/skill-reach';
 
 /** What a team's ghosts give each task of the team: loaded once, kept until the next change. */
 interface TeamFacts {
