@@ -1,5 +1,5 @@
 // CONTRACT §5.1-§5.4: merges a task's sources into exact refs. Every precedence rule is here.
-import { canonicalDigest, canonicalJson, inOnePiece } from '../skills/package/canonical-json';
+import { canonicalDigest, canonicalJson, inOnePiece } from '../package/canonical-json';
 import { plainIdentity } from './access';
 import { checkStoredRef, lookupByName, resolveExplicit } from './lookup';
 import { ownValue } from './own-value';

@@ -7,7 +7,7 @@ import { violatedUnique } from '../common/errors/pg-errors';
 import { ScopedAccess } from '../groups/scoped-access.service';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { PublishedSkillDto, PublishSkillForm, ValidationReportDto } from './dto/skill.dto';
-import { PackageInspection } from './package/inspect-package';
+import { PackageInspection } from '../package/inspect-package';
 import { PackageInspector } from './package-inspector.service';
 import { SkillReaders } from './skill-readers';
 import { toSkillDto } from './skill.mapper';
