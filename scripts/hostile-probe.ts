@@ -13,7 +13,7 @@
 //   auth       2,000 wrong keys in a row from one address: where 429 starts, then a valid key
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { buildCanonicalZip } from '../src/skills/package/canonical-zip';
+import { buildCanonicalZip } from '../src/package/canonical-zip';
 
 const [probe = '', portArg = '3000'] = process.argv.slice(2);
 const port = Number(portArg);

@@ -5,16 +5,7 @@ import { resolve } from 'node:path';
 import { HostOriginRule, hostOriginRule } from '../common/http/host-origin';
 import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
-
-export interface PackageLimits {
-  /** Upload cap in bytes (413 PACKAGE_TOO_LARGE above it). */
-  maxPackageBytes: number;
-  maxEntries: number;
-  maxFileBytes: number;
-  maxExpandedBytes: number;
-  maxCompressionRatio: number;
-  maxPathBytes: number;
-}
+import type { PackageLimits } from '../package/limits';
 
 export interface InspectionSettings {
   /** Worker threads that inspect packages; twice as many packages may wait or run (429 past that). */

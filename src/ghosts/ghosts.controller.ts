@@ -1,4 +1,4 @@
-import { GhostWriteRoute, NewRowRoute } from '../common/cache/write-invalidation.interceptor';
+import { GhostWriteRoute, NewRowRoute } from '../cache/write-invalidation.interceptor';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,

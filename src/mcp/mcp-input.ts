@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DomainError } from '../common/errors/domain-error';
 import { MAX_ID } from '../common/http/id.pipe';
 import { MAX_COMMAND_BYTES } from '../policy';
-import { MAX_TOOL_CHECK_SKILLS, MAX_TOOL_CHECK_TOOLS, MAX_TOOL_NAME_LENGTH } from '../resolution/dto/tool-policy.dto';
+import { MAX_TOOL_CHECK_SKILLS, MAX_TOOL_CHECK_TOOLS, MAX_TOOL_NAME_LENGTH } from '../tool-policy/dto/tool-policy.dto';
 
 /** Search bounds of CONTRACT §8.1: `q` 1-256 characters, `limit` 1-50, `min_score` 0-1. */
 export const SEARCH_MAX_QUERY = 256;

@@ -11,7 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
+import { ReadOnlyRoute } from '../cache/write-invalidation.interceptor';
 import { DomainError } from '../common/errors/domain-error';
 import { ApiErrors, ErrorCase, ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';

@@ -1,8 +1,10 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ResolutionModule } from '../resolution/resolution.module';
-import { SkillDownloadsService } from '../resolution/skill-downloads.service';
+import { SkillDownloadsModule } from '../skill-downloads/skill-downloads.module';
+import { SkillDownloadsService } from '../skill-downloads/skill-downloads.service';
 import { SkillsModule } from '../skills/skills.module';
 import { SkillsSearchService } from '../skills/skills-search.service';
+import { ToolPolicyModule } from '../tool-policy/tool-policy.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
 import { McpHostOriginMiddleware } from './mcp-host-origin.middleware';
@@ -45,7 +47,7 @@ function search(service: SkillsSearchService): SkillSearchSource {
 }
 
 @Module({
-  imports: [SkillsModule, ResolutionModule],
+  imports: [SkillsModule, ResolutionModule, ToolPolicyModule, SkillDownloadsModule],
   controllers: [McpController],
   providers: [
     McpEndpoint,

@@ -12,13 +12,8 @@ export {
   storedSelection,
   storedSelections,
 } from './selections';
-export {
-  decideGhosts,
-  type GhostDecisionFacts,
-  type GhostDecisions,
-  resolutionJson,
-  resolveTask,
-} from './resolve-task';
+export { decideGhosts, type GhostDecisionFacts, type GhostDecisions, resolveTask } from './resolve-task';
+export { resolutionJson } from './encode';
 export {
   type GhostSaveFacts,
   type GhostSaveResult,

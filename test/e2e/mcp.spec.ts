@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ClientRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { ChangeGeneration } from '../../src/cache/change-generation';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { publishSkill } from '../support/skills';

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 
 /** The whole writable body, for POST and PUT alike. */
 export class BotBodyDto extends ScopedBodyDto {

@@ -3,7 +3,7 @@ import { IsArray, IsOptional, IsString, Length } from 'class-validator';
 import { Distinct, MaxItems, MaxKeys } from '../../common/http/input-limits';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
 

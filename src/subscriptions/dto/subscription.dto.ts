@@ -15,7 +15,7 @@ import {
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 
 export const MAX_SUBSCRIPTION_REFS = 100;

@@ -4,7 +4,7 @@ import { ArrayMinSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-va
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 
 export const MAX_TEAM_MEMBERS = 20;
 

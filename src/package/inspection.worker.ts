@@ -1,6 +1,6 @@
 // An inspection worker: takes an upload and the limits, answers with the inspection.
 import { parentPort } from 'node:worker_threads';
-import type { PackageLimits } from '../../config/app-config';
+import type { PackageLimits } from './limits';
 import { inspectPackage } from './inspect-package';
 
 export interface InspectionRequest {

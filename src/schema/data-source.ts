@@ -2,7 +2,7 @@
 // factory as the app. Without DATABASE_URL it opens the embedded database, taking its lock.
 import { DataSource } from 'typeorm';
 import { loadConfig, readEnvFile } from '../config/app-config';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { buildDataSourceOptions } from './typeorm-options';
 
 async function createCliDataSource(): Promise<DataSource> {

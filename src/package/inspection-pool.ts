@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PackageLimits } from '../../config/app-config';
+import type { PackageLimits } from './limits';
 import { emptyInspection, type PackageInspection } from './inspect-package';
 import { problem } from './problem';
 
@@ -39,7 +39,7 @@ interface Slot {
 function workerFile(): string {
   const built = join(__dirname, 'inspection.worker.js');
   if (existsSync(built)) return built;
-  return join(__dirname, '..', '..', '..', 'dist', 'src', 'skills', 'package', 'inspection.worker.js');
+  return join(__dirname, '..', '..', 'dist', 'src', 'package', 'inspection.worker.js');
 }
 
 export class InspectionPool {

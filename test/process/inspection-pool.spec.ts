@@ -1,5 +1,5 @@
 // The inspection pool's admission: past twice its workers, packages are refused at once.
-import { InspectionPool, InspectionPoolFullError } from '../../src/skills/package/inspection-pool';
+import { InspectionPool, InspectionPoolFullError } from '../../src/package/inspection-pool';
 import { skillZip } from '../support/zip-builder';
 import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 

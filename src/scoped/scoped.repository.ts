@@ -2,10 +2,10 @@
 // reader may see, and writes that turn a scope's name clash into 409 NAME_TAKEN. Every write
 // records its audit event in its own transaction (or in the caller's, when one is open).
 import { DeepPartial, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
-import { readableScopeSql } from '../../access';
-import { AuditVerb, inTransaction, recordAudit } from '../audit/audit-log';
-import { DomainError } from '../errors/domain-error';
-import { violatedUnique } from '../../database/pg-errors';
+import { readableScopeSql } from '../access';
+import { AuditVerb, inTransaction, recordAudit } from '../common/audit/audit-log';
+import { DomainError } from '../common/errors/domain-error';
+import { violatedUnique } from '../common/errors/pg-errors';
 import { ScopedResourceEntity } from './scoped-resource.entity';
 
 export interface ScopedListFilter {

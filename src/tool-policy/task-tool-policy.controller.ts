@@ -3,7 +3,7 @@ import { ApiBody, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags }
 import type { Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
+import { ReadOnlyRoute } from '../cache/write-invalidation.interceptor';
 import { ApiErrors, JSON_BODY_ERRORS, TASK_NOT_FOUND } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { quoteEtag } from '../common/http/etag';

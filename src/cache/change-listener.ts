@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { boundedClientOptions } from '../../database/database-limits';
-import { AppLogger } from '../logging/app-logger';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { boundedClientOptions } from '../database/database-limits';
+import { AppLogger } from '../common/logging/app-logger';
 import { ChangeGeneration } from './change-generation';
 
 export const CHANGE_CHANNEL = 'skill_resolver_changes';

@@ -1,7 +1,7 @@
 // The fields every ghost, bot, team and subscription shares, in its body and in its answer.
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { ID_SCHEMA } from '../http/id.pipe';
+import { ID_SCHEMA } from '../common/http/id.pipe';
 import { ScopedResourceEntity } from './scoped-resource.entity';
 
 /** The writable fields shared by POST and PUT bodies. */

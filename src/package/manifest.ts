@@ -1,5 +1,5 @@
 // The manifest of a skill version and its revision: the identity of the files, not of the zip around them.
-import { canonicalDigest } from '../../common/canonical-json';
+import { canonicalDigest } from './canonical-json';
 
 export interface ManifestFile {
   path: string;

@@ -13,8 +13,8 @@ import { SkillEntity } from '../skills/skill.entity';
 import { SkillDownload, SkillsReadService } from '../skills/skills-read.service';
 import { SkillsRepository } from '../skills/skills.repository';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository } from './resolution-facts.repository';
-import { TaskResolutionService } from './task-resolution.service';
+import { ResolutionFactsRepository } from '../selection-facts/resolution-facts.repository';
+import { TaskResolutionService } from '../resolution/task-resolution.service';
 
 interface ReadTarget {
   skill: SkillEntity;

@@ -3,8 +3,8 @@
 // its hashes, without ever throwing on bad input. Synchronous and CPU-bound: the service runs it
 // in the inspection workers, never on the HTTP event loop.
 import { createHash } from 'node:crypto';
-import type { PackageLimits } from '../../config/app-config';
-import type { Requires } from '../../policy';
+import type { PackageLimits } from './limits';
+import type { Requires } from '../policy';
 import { buildCanonicalZip, CanonicalFile } from './canonical-zip';
 import { MAX_SKILL_MD_BYTES, parseSkillMd } from './frontmatter';
 import { ManifestFile, manifestRevision, sortManifest } from './manifest';

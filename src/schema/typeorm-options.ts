@@ -2,9 +2,9 @@
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseLimits } from '../config/app-config';
-import { boundedPoolOptions } from './database-limits';
+import { boundedPoolOptions } from '../database/database-limits';
 import { ENTITIES } from './entities';
-import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { SnakeNamingStrategy } from '../database/snake-naming.strategy';
 
 export interface DatabaseOptions {
   url: string;

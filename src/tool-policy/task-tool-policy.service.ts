@@ -5,10 +5,10 @@ import { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
 import { buildRemoteSkillsManifest, toolCheck } from '../policy';
-import { ResolutionFactsRepository, versionKey } from './resolution-facts.repository';
+import { ResolutionFactsRepository, versionKey } from '../selection-facts/resolution-facts.repository';
 import { RemoteSkillsDto, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-policy.dto';
 import { toRemoteSkillsDto, toToolCheckAnswerDto } from './tool-policy.mapper';
-import { TaskResolutionService } from './task-resolution.service';
+import { TaskResolutionService } from '../resolution/task-resolution.service';
 
 export type RemoteSkillsAnswer =
   { notModified: true; fingerprint: string } | { notModified: false; fingerprint: string; document: RemoteSkillsDto };

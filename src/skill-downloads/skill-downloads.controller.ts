@@ -9,7 +9,7 @@ import { ApiPathOperations } from '../common/openapi/api-path-operations.decorat
 import { IdPipe } from '../common/http/id.pipe';
 import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { sendDownload } from '../skills/download.response';
-import { WegentDownloadQuery, WegentListQuery, WegentSkillListDto } from './dto/resolution.dto';
+import { WegentDownloadQuery, WegentListQuery, WegentSkillListDto } from '../resolution/dto/resolution.dto';
 import { SkillDownloadsService, WegentSkill } from './skill-downloads.service';
 
 /** The download routes (ours and the one Wegent executors call) and the Wegent lookup. */

@@ -1,7 +1,7 @@
 // The columns every ghost, bot, team and subscription has: a name unique per scope among
 // non-deleted rows, an owner (the creator), a namespace, and a soft delete.
 import { Column, CreateDateColumn, JoinColumn, ManyToOne, UpdateDateColumn } from 'typeorm';
-import { UserEntity } from '../../users/user.entity';
+import { UserEntity } from '../users/user.entity';
 
 export abstract class ScopedResourceEntity {
   id: number;

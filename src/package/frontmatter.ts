@@ -3,8 +3,8 @@
 // before anything is built), and every field checked.
 import { isUtf8 } from 'node:buffer';
 import { Document, isAlias, isMap, isScalar, isSeq, Node, parseDocument } from 'yaml';
-import { unsafeStringReason } from '../../common/input-hygiene';
-import { parseToolPolicy, ToolPolicy } from '../../policy';
+import { unsafeStringReason } from './unsafe-string';
+import { parseToolPolicy, ToolPolicy } from '../policy';
 import { Problem, problem } from './problem';
 
 export interface SkillMd {

@@ -4,7 +4,7 @@
 // workers and in the sandbox client alike.
 import { isUtf8 } from 'node:buffer';
 import { crc32, inflateRawSync } from 'node:zlib';
-import type { PackageLimits } from '../../config/app-config';
+import type { PackageLimits } from './limits';
 import { Problem, problem, shown } from './problem';
 
 const SIG_LOCAL = 0x04034b50;

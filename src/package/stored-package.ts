@@ -3,7 +3,7 @@
 // and hashes. Used by the migration that rebuilds stored versions.
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
-import type { PackageLimits } from '../../config/app-config';
+import type { PackageLimits } from './limits';
 import { buildCanonicalZip } from './canonical-zip';
 import type { ManifestFile } from './manifest';
 import { DEFLATED, ExpansionBudget, listZip, readEntry, STORED } from './zip-reader';
