@@ -4,8 +4,7 @@
 // transaction the caller's manager runs them as plain statements, so they see its uncommitted
 // rows); and a statement with planner settings of its own (queryWithLocalSettings).
 import { DataSource, EntityManager } from 'typeorm';
-import { escapeLiteral } from 'pg';
-import type { Pool, QueryResult, QueryResultRow } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 
 /** The `pg` pool behind the data source (TypeORM's postgres driver keeps it as `master`). */
 function poolOf(db: DataSource): Pool {
@@ -28,26 +27,11 @@ export async function queryPrepared<R extends QueryResultRow>(
   return (await poolOf(db).query<R>({ name: statement.name, text: statement.text, values })).rows;
 }
 
-/** `value` as an SQL literal: NULL, a finite number, TRUE or FALSE, a string escaped by `pg`, or an array of them. */
-export function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('An SQL literal needs a finite number');
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'string') return escapeLiteral(value);
-  if (Array.isArray(value)) return value.length === 0 ? "'{}'" : `ARRAY[${value.map(sqlLiteral).join(', ')}]`;
-  throw new Error(`No SQL literal for a value of type ${typeof value}`);
-}
-
 /**
- * Runs one statement under planner settings that hold for it alone, in one round trip: a simple
- * query `SET LOCAL ...; <statement>`, which PostgreSQL runs as one implicit transaction (an error
- * rolls it back, nothing stays set). A simple query takes no parameters, so each `$n` of `text`
- * becomes the literal of `values[n - 1]` (sqlLiteral). Every placeholder of `text` must stand
- * where a literal may, with a cast wherever an empty array may come (`'{}'` takes its type from it).
- * On PGlite, served to many clients as one session, the statement and its settings stay one batch.
+ * Runs one statement, its values bound as parameters, under planner settings that hold for it
+ * alone: `BEGIN; SET LOCAL ...` as one simple query, the statement, then COMMIT, on one connection
+ * of the pool (an error rolls back, so nothing stays set). On PGlite, served to many clients as one
+ * session, the open transaction keeps other clients' statements out until it ends.
  */
 export async function queryWithLocalSettings<R extends QueryResultRow>(
   db: DataSource,
@@ -55,13 +39,18 @@ export async function queryWithLocalSettings<R extends QueryResultRow>(
   text: string,
   values: unknown[],
 ): Promise<R[]> {
-  const statement = text.replace(/\$(\d+)/g, (_, n: string) => {
-    const index = Number(n) - 1;
-    if (index >= values.length) throw new Error(`No value for $${n}`);
-    return sqlLiteral(values[index]);
-  });
-  const results = (await poolOf(db).query(
-    [...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'),
-  )) as unknown as QueryResult<R> | Array<QueryResult<R>>;
-  return Array.isArray(results) ? results[results.length - 1].rows : results.rows;
+  const client = await poolOf(db).connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(['BEGIN', ...settings.map((s) => `SET LOCAL ${s}`)].join('; '));
+    const { rows } = await client.query<R>(text, values);
+    await client.query('COMMIT');
+    return rows;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+    throw err;
+  } finally {
+    // A connection that cannot roll back is dropped, not handed to the next caller mid-transaction.
+    client.release(broken);
+  }
 }
