@@ -14,6 +14,8 @@
 //   search [n]      GET /api/skills/search with 113 x U+3316 + space + 135 x U+3315 (249 characters, 1,354
 //                   after NFKC), n at once (default 1), probed the same way
 //   search-mcp [n]  the same query through the MCP tool find_skills
+//   search-max [n]  the costliest query the bounds let through: 7 words of 32 letters (each with 33
+//                   typo variants) and 8 of 2, 254 characters
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { buildCanonicalZip } from '../src/skills/package/canonical-zip';
@@ -242,14 +244,16 @@ async function authFlood(): Promise<object> {
 /** The hostile search query: every character NFKC-expands to five or six (`㌖` is `キロメートル`). */
 const HOSTILE_QUERY = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
 
-function hostileSearch(atOnce: number): Promise<object> {
-  return whileProbing(
-    'GET',
-    `/api/skills/search?q=${encodeURIComponent(HOSTILE_QUERY)}`,
-    Buffer.alloc(0),
-    undefined,
-    atOnce,
-  );
+/** 7 distinct words of 32 distinct letters, then 8 of two: every long word gets its 33 variants. */
+const LARGEST_QUERY = [
+  ...Array.from({ length: 7 }, (_, w) =>
+    Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x430 + ((w * 5 + i) % 32))).join(''),
+  ),
+  ...Array.from({ length: 8 }, (_, w) => `q${w}`),
+].join(' ');
+
+function hostileSearch(atOnce: number, query = HOSTILE_QUERY): Promise<object> {
+  return whileProbing('GET', `/api/skills/search?q=${encodeURIComponent(query)}`, Buffer.alloc(0), undefined, atOnce);
 }
 
 function hostileFindSkills(atOnce: number): Promise<object> {
@@ -293,11 +297,13 @@ async function main(): Promise<object> {
       return authFlood();
     case 'search':
       return hostileSearch(Number(countArg));
+    case 'search-max':
+      return hostileSearch(Number(countArg), LARGEST_QUERY);
     case 'search-mcp':
       return hostileFindSkills(Number(countArg));
     default:
       throw new Error(
-        'probe: ghost, labels, frontmatter, laughs, aliases, aliases-publish, aliases-within-cap, upload, idle, keepalive, auth, search or search-mcp',
+        'probe: ghost, labels, frontmatter, laughs, aliases, aliases-publish, aliases-within-cap, upload, idle, keepalive, auth, search, search-mcp or search-max',
       );
   }
 }
