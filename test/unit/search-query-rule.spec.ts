@@ -58,6 +58,17 @@ describe('the search query rule', () => {
     for (const problem of problems) expect(problem).toMatch(/^q /);
   });
 
+  it('refuses by the raw bound no query that fits once normalised: NFKC joins at most six units into one', () => {
+    let most = 0;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const decomposed = String.fromCodePoint(cp).normalize('NFD');
+      if (decomposed.length > most && Array.from(decomposed.normalize('NFKC')).length === 1) most = decomposed.length;
+    }
+    expect(most).toBeLessThanOrEqual(6);
+    expect(Math.floor(MAX_RAW_QUERY_UNITS / 6)).toBeGreaterThan(MAX_QUERY_CHARS);
+  });
+
   it('names the field it is given (MCP calls it query)', () => {
     expect(searchQueryProblems(words(17), 'query')).toEqual([
       'query must hold at most 16 distinct words after normalisation; it has 17',

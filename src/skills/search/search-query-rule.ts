@@ -8,8 +8,8 @@ export const MAX_QUERY_CHARS = 256;
 export const MAX_QUERY_WORDS = 16;
 /**
  * Raw input longer than this (UTF-16 code units) is refused before it is normalised, so the
- * normalisation itself is bounded. NFKC never shrinks text eightfold, so no query that fits
- * MAX_QUERY_CHARS once normalised is this long before.
+ * normalisation itself is bounded. NFKC joins at most six units into one character, so this many
+ * units are at least 341 characters once normalised: no query that fits MAX_QUERY_CHARS is this long.
  */
 export const MAX_RAW_QUERY_UNITS = 2048;
 /** Only words of at most this many characters get typo or prefix variants. */
