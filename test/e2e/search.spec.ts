@@ -315,6 +315,11 @@ describe('skill search', () => {
     await expect(queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, 'SELECT 1 / $1::int', [0])).rejects.toThrow(
       /division by zero/,
     );
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, 'SELECT $1::jsonb', [circular])).rejects.toThrow(
+      /circular/i,
+    );
     // Every connection of the pool is back to the defaults, and nothing was left in a transaction.
     const after = await Promise.all(
       Array.from({ length: 4 }, () =>
