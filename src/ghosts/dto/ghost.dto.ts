@@ -144,6 +144,10 @@ export const GHOST_BODY_EXAMPLES = {
 /** PUT on ghost 1 (`greeter`): the same name, so trying the examples in order never clashes. */
 export const GHOST_REPLACE_EXAMPLES = {
   ghost: {
+    summary: 'Ghost 1 as it was made, no skills (works on a fresh install)',
+    value: { name: 'greeter', namespace: 'default', skills: [], preload_skills: [] },
+  },
+  withSkill: {
     summary: "Ghost 1 preloading the first skill published (the quickstart's hello-world, skill 1), by ref",
     value: {
       name: 'greeter',

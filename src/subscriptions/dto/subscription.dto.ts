@@ -102,6 +102,10 @@ export const SUBSCRIPTION_BODY_EXAMPLES = {
 /** PUT on subscription 1 (`nightly-greeting`): the same name, so trying the examples in order never clashes. */
 export const SUBSCRIPTION_REPLACE_EXAMPLES = {
   subscription: {
+    summary: 'Subscription 1 as it was made, no skill of its own (works on a fresh install)',
+    value: { name: 'nightly-greeting', namespace: 'default', team_id: 1, skill_refs: [] },
+  },
+  withSkill: {
     summary: "Subscription 1 selecting the owner's hello-world skill (the quickstart's package)",
     value: {
       name: 'nightly-greeting',
