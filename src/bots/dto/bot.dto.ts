@@ -19,7 +19,10 @@ export class BotDto extends ScopedResourceDto {
 
 /** A valid body for POST and PUT (the ghost id is one the caller may read). */
 export const BOT_BODY_EXAMPLES = {
-  bot: { summary: 'A personal bot on a ghost', value: { name: 'release-bot', namespace: 'default', ghost_id: 1 } },
+  bot: {
+    summary: 'A personal bot on the first ghost (ghost 1 on a fresh install)',
+    value: { name: 'greeter-bot', namespace: 'default', ghost_id: 1 },
+  },
 };
 
 export class BotListDto {

@@ -20,12 +20,12 @@ export class JsonRpcRequestDto {
 /** Messages a client sends, each valid on its own (the endpoint is stateless). */
 export const JSON_RPC_EXAMPLES = {
   callTool: {
-    summary: "tools/call: a task's skills as exact refs",
+    summary: "tools/call: task 1's skills as exact refs (the first task of a fresh install)",
     value: {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'get_task_skills', arguments: { task_id: 12 } },
+      params: { name: 'get_task_skills', arguments: { task_id: 1 } },
     },
   },
   listTools: {

@@ -99,7 +99,7 @@ export class SkillSearchHitDto {
     minimum: 0,
     maximum: 1,
     example: 0.82,
-    description: 'Lexical relevance; the README states the formula',
+    description: 'Lexical relevance; docs/search.md#score states the formula',
   })
   score: number;
 }

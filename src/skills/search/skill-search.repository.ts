@@ -1,5 +1,5 @@
 // Ranked search over `skill_search` (CONTRACT §8.1), in one statement that runs the same on PGlite
-// and on a server. The README states the formula; search-terms.ts makes the terms.
+// and on a server. docs/search.md#score states the formula; search-terms.ts makes the terms.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';

@@ -40,8 +40,8 @@ export class TeamDto extends ScopedResourceDto {
 /** A valid body for POST and PUT (the bot id is one the caller may read). */
 export const TEAM_BODY_EXAMPLES = {
   team: {
-    summary: 'A personal team of one bot',
-    value: { name: 'release-team', namespace: 'default', members: [{ bot_id: 1 }] },
+    summary: 'A personal team of the first bot (bot 1 on a fresh install)',
+    value: { name: 'front-desk', namespace: 'default', members: [{ bot_id: 1 }] },
   },
 };
 

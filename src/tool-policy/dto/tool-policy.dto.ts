@@ -94,11 +94,15 @@ export class ToolCheckBody {
   call?: ToolCallDto;
 }
 
-/** A valid body for a task whose resolved set holds `pdf-tools`. */
+/** Valid bodies for any task, then for one whose resolved set holds `hello-world` (the quickstart's). */
 export const TOOL_CHECK_EXAMPLES = {
   call: {
-    summary: 'May the bot run `git status` with Bash while pdf-tools is active?',
-    value: { skills: ['pdf-tools'], tools: ['Read', 'Bash', 'Write'], call: { tool: 'Bash', command: 'git status' } },
+    summary: "May the bot run `git status` with Bash while the task's preloaded skills are active?",
+    value: { tools: ['Read', 'Bash', 'Write'], call: { tool: 'Bash', command: 'git status' } },
+  },
+  withSkill: {
+    summary: 'May the bot run `echo hello` with Bash while hello-world is active?',
+    value: { skills: ['hello-world'], tools: ['Read', 'Bash', 'Write'], call: { tool: 'Bash', command: 'echo hello' } },
   },
 };
 
