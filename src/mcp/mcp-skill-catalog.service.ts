@@ -162,21 +162,17 @@ export class McpSkillCatalog {
     if (cursor !== undefined && after === null) {
       throw new SkillRequestRefused('Invalid cursor: pass back a nextCursor exactly as it was received');
     }
-    const refused = new SkillRequestRefused(`No folder of a skill is served at ${shown(uri)}`);
-    const addresses = parseSkillUri(uri);
-    // The deepest reading the caller may read that is a folder: a file or a missing path is none.
-    for (const address of addresses) {
-      const found = await this.resolve(principal, [address]);
-      const children = found && directoryChildren(found.served, address.path);
-      if (!children) continue;
-      const page = pageAfter(children, (c) => c.name, compareNames, after, DIRECTORY_PAGE_SIZE);
-      const last = page.items[page.items.length - 1];
-      return {
-        resources: page.items,
-        ...(page.more && last ? { nextCursor: encodeCursor('directory', last.name) } : {}),
-      };
-    }
-    throw refused;
+    // The skill the URI names, as for resources/read (the deepest readable group wins); its path
+    // must then be one of its folders (a file or a missing path is none).
+    const found = await this.resolve(principal, parseSkillUri(uri));
+    const children = found && directoryChildren(found.served, found.address.path);
+    if (!children) throw new SkillRequestRefused(`No folder of a skill is served at ${shown(uri)}`);
+    const page = pageAfter(children, (c) => c.name, compareNames, after, DIRECTORY_PAGE_SIZE);
+    const last = page.items[page.items.length - 1];
+    return {
+      resources: page.items,
+      ...(page.more && last ? { nextCursor: encodeCursor('directory', last.name) } : {}),
+    };
   }
 
   /**

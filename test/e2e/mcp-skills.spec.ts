@@ -65,6 +65,14 @@ describe('Skills over MCP (SEP-2640)', () => {
     await s.skill(ADMIN_KEY, 'shared', 'public', 'Public shared.');
     await s.skill(ADMIN_KEY, 'tools', 'public', 'Public tools.');
     await s.skill(alice, 'deep', 'team-a/sub', 'In a nested group.');
+    // A skill of team-a named like its subgroup, with a folder named like the subgroup's skill.
+    await publishSkill(
+      t,
+      alice,
+      'sub',
+      { namespace: 'team-a' },
+      { description: 'Named like a group.', files: { 'deep/SKILL.md': '# not a skill\n', 'notes.md': 'n' } },
+    );
     await s.skill(bob, 'secret', 'default', "Bob's own.");
     const many: Record<string, string> = {};
     for (let i = 0; i < 512; i++) many[`parts/p${i}.txt`] = `${i}\n`;
@@ -153,6 +161,7 @@ describe('Skills over MCP (SEP-2640)', () => {
       'skill://default/shared/SKILL.md',
       'skill://team-a/shared/SKILL.md',
       'skill://public/shared/SKILL.md',
+      'skill://team-a/sub/SKILL.md',
       'skill://public/tools/SKILL.md',
     ]);
     // Bob reads his own skill and the public ones, never alice's or the groups'.
@@ -213,6 +222,17 @@ describe('Skills over MCP (SEP-2640)', () => {
       const { bytes } = await bytesOf(alice.key, uri);
       expect(bytes.toString('utf8')).toContain(`description: "${description}"`);
     }
+  });
+
+  it('reads a URI that could name two skills as the deepest group readable', async () => {
+    // skill://team-a/sub/deep/... is the skill deep of team-a/sub, not the folder deep/ of team-a's sub.
+    const deep = await request(alice.key, 'skills/get', { uri: 'skill://team-a/sub/deep/SKILL.md' });
+    expect(deep.skill.frontmatter.name).toBe('deep');
+    const sub = await request(alice.key, 'skills/get', { uri: 'skill://team-a/sub/SKILL.md' });
+    expect(sub.skill.resources.map((r: any) => r.uri)).toContain('skill://team-a/sub/deep/SKILL.md');
+    expect((await bytesOf(alice.key, 'skill://team-a/sub/notes.md')).bytes.toString()).toBe('n');
+    const root = await request(alice.key, 'resources/directory/read', { uri: 'skill://team-a/sub' });
+    expect(root.resources.map((r: any) => r.name)).toEqual(['SKILL.md', 'deep', 'notes.md']);
   });
 
   it('answers a skill the caller may not read exactly as one that does not exist (-32602)', async () => {
@@ -281,7 +301,7 @@ describe('Skills over MCP (SEP-2640)', () => {
       mimeType: 'text/markdown',
       size: expect.any(Number),
     });
-    expect(resources).toHaveLength(7);
+    expect(resources).toHaveLength(8);
     const { resourceTemplates } = await request(alice.key, 'resources/templates/list');
     expect(resourceTemplates.map((r: any) => r.uriTemplate)).toEqual([
       'skill://default/{name}/{+path}',
@@ -329,7 +349,7 @@ describe('Skills over MCP (SEP-2640)', () => {
     expect(pages[0]).toHaveLength(50);
     const uris = entries.map((e) => e.uri);
     expect(new Set(uris).size).toBe(uris.length);
-    expect(uris).toHaveLength(7 + PAGED);
+    expect(uris).toHaveLength(8 + PAGED);
     for (const entry of entries) {
       const { skill } = await request(alice.key, 'skills/get', { uri: entry.uri });
       expect(skill.resources).toEqual(entry.resources);
