@@ -28,6 +28,7 @@ import {
 } from './mcp-input';
 import { forTransport, paramsRefusal, withoutInternals } from './mcp-params';
 import { errorResult, toolError, toolResult } from './mcp-results';
+import { registerSkills } from './mcp-skills';
 import type { McpSources, OpenedSkillFile } from './mcp-sources';
 import { manifestText, searchText, taskSkillsText, toolCheckText } from './mcp-text';
 
@@ -233,6 +234,7 @@ export class McpToolServer {
       const answer = await this.policy.toolCheck(principal, task_id, checked);
       return toolResult(answer, toolCheckText(answer));
     });
+    registerSkills(server, principal, this.sources.skills);
     return { server, tools };
   }
 

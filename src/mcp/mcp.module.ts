@@ -8,6 +8,8 @@ import { ToolPolicyModule } from '../tool-policy/tool-policy.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
 import { McpHostOriginMiddleware } from './mcp-host-origin.middleware';
+import { McpSkillCatalogRepository } from './mcp-skill-catalog.repository';
+import { McpSkillCatalog } from './mcp-skill-catalog.service';
 import {
   MCP_SKILL_FILES,
   MCP_SKILL_MANIFESTS,
@@ -53,6 +55,8 @@ function search(service: SkillsSearchService): SkillSearchSource {
     McpEndpoint,
     McpTools,
     McpSources,
+    McpSkillCatalogRepository,
+    McpSkillCatalog,
     { provide: MCP_SKILL_MANIFESTS, useFactory: manifests, inject: [SkillDownloadsService] },
     { provide: MCP_SKILL_FILES, useFactory: files, inject: [SkillDownloadsService] },
     { provide: MCP_SKILL_SEARCH, useFactory: search, inject: [SkillsSearchService] },

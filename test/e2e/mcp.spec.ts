@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ClientRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ChangeGeneration } from '../../src/cache/change-generation';
+import { SERVED_REQUESTS } from '../../src/mcp/mcp-params';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { publishSkill } from '../support/skills';
@@ -445,7 +446,7 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       expect(methods).toEqual(expect.arrayContaining(['initialize', 'ping', 'tools/list', 'tools/call']));
       for (const method of methods) {
         const { error } = await rpc(method, 42);
-        const served = ['initialize', 'ping', 'tools/list', 'tools/call'].includes(method);
+        const served = SERVED_REQUESTS.has(method);
         expect({ method, code: error.code }).toEqual({ method, code: served ? -32602 : -32601 });
       }
     });
