@@ -11,6 +11,7 @@ import { GroupMemberEntity } from '../groups/group-member.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { SkillSearchEntity } from '../skills/search/skill-search.entity';
 import { SkillBlobEntity } from '../skills/skill-blob.entity';
+import { SkillTagEntity } from '../skills/skill-tag.entity';
 import { SkillVersionEntity } from '../skills/skill-version.entity';
 import { SkillEntity } from '../skills/skill.entity';
 import { ApiKeyEntity } from '../users/api-key.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   GroupMemberEntity,
   SkillEntity,
   SkillVersionEntity,
+  SkillTagEntity,
   SkillBlobEntity,
   SkillSearchEntity,
   GhostEntity,

@@ -12,6 +12,7 @@ export const AUDIT_TARGET_TYPES = [
   'group_member',
   'skill',
   'skill_version',
+  'skill_tag',
   'ghost',
   'bot',
   'team',
