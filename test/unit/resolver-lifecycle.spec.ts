@@ -7,6 +7,9 @@ import {
   resolveExplicit,
   resolveTask,
   SkillCatalog,
+  storedRefOf,
+  storedSelection,
+  validateGhostSkills,
   isFollowable,
   latestFollowable,
   pinnedRefusal,
@@ -14,7 +17,14 @@ import {
   tagTargetRefusal,
   VERSION_STATUSES,
 } from '../../src/resolver';
-import type { ExplicitSelection, RefOutcome, StatusChange, StoredRef, VersionStatus } from '../../src/resolver';
+import type {
+  ExplicitSelection,
+  RefOutcome,
+  SkillRefInput,
+  StatusChange,
+  StoredRef,
+  VersionStatus,
+} from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 
 const A = 'active';
@@ -279,5 +289,64 @@ describe('a task resolution reports each lifecycle failure from its deciding sou
       skills: [skill(32, 'fmt', { owner: 1 }, { versions: 2, statuses: { 2: D } })],
     });
     expect(resolution.skill_refs.fmt).toMatchObject({ version: 2, tag: null, status: 'deprecated' });
+  });
+});
+
+describe('what is stored for a ref or selection that follows a tag', () => {
+  it.each<[string, Parameters<typeof storedRefOf>[1], StoredRef]>([
+    ['no ref: follows the latest', undefined, { skill_id: 5 }],
+    ['a tag', { tag: 'stable' }, { skill_id: 5, tag: 'stable' }],
+    [
+      'a tag with an unpinned version keeps only the tag',
+      { tag: 'stable', version: 2, pinned: false },
+      { skill_id: 5, tag: 'stable' },
+    ],
+    ['a pinned version', { version: 2 }, { skill_id: 5, version: 2, pinned: true }],
+    ['an unpinned version', { version: 2, pinned: false }, { skill_id: 5 }],
+  ])('ghost ref: %s', (_, given, expected) => {
+    expect(storedRefOf(5, given)).toEqual(expected);
+  });
+
+  const base = { name: 'x', namespace: 'default', is_public: false };
+  it.each<[string, unknown, boolean, ExplicitSelection | undefined]>([
+    ['a subscription selection with a tag', { ...base, tag: 'stable' }, true, { ...base, tag: 'stable' }],
+    ['with a version', { ...base, version: 3 }, true, { ...base, version: 3 }],
+    [
+      'with both: malformed (NOT_FOUND), never one of them',
+      { ...base, version: 3, tag: 'stable' },
+      true,
+      { ...base, is_public: false, malformed: true },
+    ],
+    ['a tag that is not a string: malformed', { ...base, tag: 7 }, true, { ...base, malformed: true }],
+    ['tasks keep neither', { ...base, tag: 'stable' }, false, base],
+  ])('stored selection: %s', (_, stored, keepVersion, expected) => {
+    expect(storedSelection(stored, keepVersion)).toEqual(expected);
+  });
+});
+
+describe('saving a ghost ref that follows a tag', () => {
+  const owner = user(1);
+  const catalog = new SkillCatalog([skill(20, 'tagged', { owner: 1 }, { versions: 2, tags: { stable: 1 } })]);
+  const save = (ref: SkillRefInput) =>
+    validateGhostSkills({
+      body: { skills: ['tagged'], preload_skills: [], skill_refs: { tagged: ref }, preload_skill_refs: {} },
+      owner,
+      saver: owner,
+      namespace: 'default',
+      catalog,
+    });
+  it.each<[string, SkillRefInput, ReturnType<typeof save>]>([
+    [
+      'an existing tag is stored as a tag',
+      { skill_id: 20, tag: 'stable' },
+      { ok: true, skillRefs: { tagged: { skill_id: 20, tag: 'stable' } }, preloadSkillRefs: {} },
+    ],
+    [
+      'a tag that does not exist is refused',
+      { skill_id: 20, tag: 'beta' },
+      { ok: false, invalid: [{ name: 'tagged', reason: 'NOT_FOUND' }] },
+    ],
+  ])('%s', (_, ref, expected) => {
+    expect(save(ref)).toEqual(expected);
   });
 });
