@@ -145,6 +145,9 @@ describe('input hygiene on every route (CONTRACT §11)', () => {
       tasks: task.body.id,
       // The single-file route's path: a file every package has.
       path: 'SKILL.md',
+      // The skill's first version, and a tag name (docs/resolution.md#version-lifecycle).
+      version: 1,
+      tag: 'stable',
     };
   });
   afterAll(async () => {
