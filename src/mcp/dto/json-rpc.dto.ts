@@ -7,7 +7,11 @@ const ID = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
 export class JsonRpcRequestDto {
   @ApiProperty({ enum: ['2.0'] }) jsonrpc: '2.0';
   @ApiPropertyOptional({ ...ID, description: 'Absent for a notification', example: 1 }) id?: string | number;
-  @ApiProperty({ example: 'tools/call', description: 'initialize, ping, tools/list, tools/call, skills/list, skills/get, resources/list, resources/read, resources/templates/list, resources/directory/read, notifications/…' })
+  @ApiProperty({
+    example: 'tools/call',
+    description:
+      'initialize, ping, tools/list, tools/call, skills/list, skills/get, resources/list, resources/read, resources/templates/list, resources/directory/read, notifications/…',
+  })
   method: string;
   @ApiPropertyOptional({
     type: 'object',
