@@ -14,7 +14,7 @@ export {
 export { type RequiresReading, parseRequires } from './requires';
 export { MAX_PROBLEMS_PER_FIELD } from './policy-problems';
 export { type CompiledGlob, MatchBudget, codePointsOf, compileGlob, globMatch, matchGlob } from './glob';
-export { isCompoundCommand } from './compound';
+export { isCompoundCommand, readSimpleCommand } from './simple-command';
 export { MAX_MATCH_WORK_PER_SKILL, bodyAllows, checkCall, foldToolName, visibleTools } from './intersection';
 export {
   MAX_COMMAND_BYTES,

@@ -1,6 +1,6 @@
-// CONTRACT §7.2: which tools the active skills leave visible, and whether one call passes all of them.
+// Which tools the active skills leave visible, and whether one call passes all of them (docs/tool-policy.md).
 import { parseToolEntry } from './allowed-tools';
-import { isCompoundCommand } from './compound';
+import { isCompoundCommand } from './simple-command';
 import { MatchBudget, codePointsOf, compileGlob, matchGlob } from './glob';
 import { sortedUnique } from './requires';
 import { ActiveSkill, CallCode, CallVerdict, ToolCall } from './policy.types';
