@@ -47,8 +47,13 @@ export const MIN_MATCH_BUDGET = 64 * 16 * FULL_SCAN_OF_16_KIB;
  */
 export const DEFAULT_MATCH_BUDGET = 2 * MIN_MATCH_BUDGET;
 export const MAX_MATCH_BUDGET = 2 ** 30;
-/** The check gives the event loop back after this many steps (a few milliseconds). */
-export const MATCH_SLICE = 1_000_000;
+/**
+ * The check offers to give the event loop back after this many steps (well under a millisecond of
+ * matching); its caller decides how often to take the offer.
+ */
+export const MATCH_SLICE = 64 * 1024;
+/** What trying one glob counts towards a slice beyond its matching: the calls, the bound. */
+const GLOB_STEP = 64;
 
 /**
  * The policy of one `allowed-tools` list. A stored entry that is not well formed allows nothing:
@@ -149,7 +154,7 @@ function verdict(code: CallCode | null, deniedBy: readonly { name: string }[] = 
 }
 
 /**
- * The call check, as steps: it yields whenever it has matched for MATCH_SLICE steps since the last
+ * The call check, as steps: it yields whenever it has worked for MATCH_SLICE steps since the last
  * yield, so a caller can give the event loop back, and returns the verdict. The tool must be visible
  * (TOOL_NOT_ALLOWED, denied by the skills that do not name it); then every restricting skill whose
  * entries for the tool all carry a body constrains the call. A constrained call needs a `command`
@@ -180,18 +185,23 @@ export function* checkCallSteps(
 
   const text = codePointsOf(trimBlanks(call.command));
   let work = 0;
+  let sinceYield = 0;
   for (const rule of constraining) {
     for (const glob of rule.head.globs) {
       work += globCost(glob, text);
       if (work > budget) return verdict('POLICY_TOO_COMPLEX', constraining);
+      sinceYield += GLOB_STEP;
+      if (sinceYield >= MATCH_SLICE) {
+        yield;
+        sinceYield = 0;
+      }
     }
   }
   const refusing: { name: string }[] = [];
-  let sinceYield = 0;
   for (const rule of constraining) {
     let matched = false;
     for (const glob of rule.head.globs) {
-      sinceYield += globCost(glob, text);
+      sinceYield += GLOB_STEP + globCost(glob, text);
       if (sinceYield >= MATCH_SLICE) {
         yield;
         sinceYield = 0;

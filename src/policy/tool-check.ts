@@ -13,8 +13,8 @@ import { CallVerdict, Requires, ToolCall } from './policy.types';
 import { shown } from './policy-problems';
 import { sortedUnique } from './requires';
 
-/** Compiling gives the event loop back after lists of this many characters (a few milliseconds). */
-const COMPILE_SLICE = 32 * 1024;
+/** Compiling offers to give the event loop back after lists of this many characters. */
+const COMPILE_SLICE = 4 * 1024;
 
 /** The longest `call.command` accepted, in UTF-8 bytes. */
 export const MAX_COMMAND_BYTES = 16 * 1024;
