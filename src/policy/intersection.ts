@@ -43,7 +43,7 @@ export const MIN_MATCH_BUDGET = 64 * 16 * FULL_SCAN_OF_16_KIB;
 /**
  * The matching work one call may do across all its active skills, in steps (see globCost): twice
  * the least, so that 64 skills of 16 patterns fit even when every pattern needs a full scan and
- * holds a ":" (which makes it two globs). About 50 ms of matching at worst.
+ * holds a ":" (which makes it two globs). Up to about 100 ms of matching, in slices.
  */
 export const DEFAULT_MATCH_BUDGET = 2 * MIN_MATCH_BUDGET;
 export const MAX_MATCH_BUDGET = 2 ** 30;

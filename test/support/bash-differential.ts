@@ -72,7 +72,7 @@ const FIRST_WORD_FORMS: Array<(name: string) => string> = [
   (name) => `~${name}`,
 ];
 
-/** One command: a first word, then up to five words of one to three fragments, sometimes glued. */
+/** One command: a first word, then up to five words of one to three fragments. */
 export function generateCommand(random: (n: number) => number): string {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random(list.length))];
   // Most fragments are plain, so that a good share of commands is accepted and run.
@@ -81,7 +81,9 @@ export function generateCommand(random: (n: number) => number): string {
   if (random(6) < 1) command += pick(FRAGMENTS.filter((f) => !f.includes('/')));
   const words = Math.floor(random(6));
   for (let w = 0; w < words; w++) {
-    command += random(8) < 1 ? '' : pick(SEPARATORS);
+    // Words after the first are sometimes glued to the one before; the first word never takes a
+    // piece holding "/", which would make it a path instead of a name bash looks up in PATH.
+    command += w > 0 && random(8) < 1 ? '' : pick(SEPARATORS);
     const pieces = 1 + Math.floor(random(3));
     for (let p = 0; p < pieces; p++) command += fragment();
   }

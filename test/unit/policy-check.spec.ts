@@ -32,7 +32,7 @@ const denied = (code: CallVerdict['code'], ...deniedBy: string[]): CallVerdict =
   denied_by: deniedBy,
 });
 
-describe('§7.2 golden vectors', () => {
+describe('golden vectors', () => {
   it.each<[string, string[], ToolCall, CallVerdict]>([
     ['Bash(git:*) allows "git status"', ['Bash(git:*)'], bash('git status'), ALLOWED],
     ['Bash(git:*) allows "git:status"', ['Bash(git:*)'], bash('git:status'), ALLOWED],
@@ -441,7 +441,7 @@ describe('checkCall', () => {
   });
 });
 
-describe('toolCheck (§7.3)', () => {
+describe('toolCheck', () => {
   const ref = (skillId: number, allowedTools: string | null, bins: string[] = [], env: string[] = []): PolicyRef => ({
     skill_id: skillId,
     version: 1,

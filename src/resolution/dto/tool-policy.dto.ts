@@ -1,4 +1,4 @@
-// CONTRACT §7.3 (tool-check) and §9.2 (the VeADK remote-skills document): bodies and answers.
+// The bodies and answers of tool-check (docs/tool-policy.md#tool-check) and of the VeADK remote-skills document.
 import { MaxItems } from '../../common/http/input-limits';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
