@@ -55,8 +55,10 @@ export function codePointsOf(text: string): GlobText {
   const points = new Int32Array(text.length);
   let length = 0;
   let nonAscii = 0;
-  for (const char of text) {
-    const point = char.codePointAt(0)!;
+  // By index, not `for...of`, which makes a string of every character.
+  for (let i = 0; i < text.length; i++) {
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i += 1;
     if (point >= TABLE_SIZE) nonAscii += 1;
     points[length++] = point;
   }

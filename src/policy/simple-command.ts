@@ -3,22 +3,38 @@
 // characters: what it does not describe is refused.
 
 /** Outside quotes these end or change a word in bash (or may, in some position): never accepted. */
-const UNQUOTED_REFUSED = new Set([';', '&', '|', '<', '>', '(', ')', '`', '$', '\\', '"', "'", '#', '!']);
+const UNQUOTED = 1;
 /** Inside double quotes bash still expands or escapes after these. */
-const DOUBLE_QUOTED_REFUSED = new Set(['$', '`', '\\', '"', '!']);
+const DOUBLE_QUOTED = 2;
 /**
  * Unquoted `{` and `}` may be brace expansion (`{a,b}` is two words): refused, so the words read are
  * the words bash passes on; the one exception is the word `{}` exactly, which bash leaves alone
  * (`find . -exec ls {} +`).
  */
-const UNQUOTED_BRACES = new Set(['{', '}']);
+const BRACE = 4;
 /**
  * An unquoted `~` is the home directory at the start of a word and after `=` or `:`: refused there,
  * and wherever a quote comes right before it; `HEAD~1` stays.
  */
-const BEFORE_TILDE_REFUSED = new Set(['=', ':', "'", '"']);
+const BEFORE_TILDE = 8;
 /** In the first word these would make bash read a pathname pattern or an assignment, not a name. */
-const FIRST_WORD_REFUSED = new Set(['*', '?', '[', '=']);
+const FIRST_WORD = 16;
+
+const CLASSES = new Uint8Array(128);
+const classify = (chars: string, flag: number): void => {
+  for (const char of chars) CLASSES[char.charCodeAt(0)] |= flag;
+};
+classify(';&|<>()`$\\"\'#!', UNQUOTED);
+classify('$`\\"!', DOUBLE_QUOTED);
+classify('{}', BRACE);
+classify('=:\'"', BEFORE_TILDE);
+classify('*?[=', FIRST_WORD);
+
+const hasClass = (code: number, flag: number): boolean => code < 128 && (CLASSES[code] & flag) !== 0;
+const SINGLE_QUOTE = 0x27;
+const DOUBLE_QUOTE = 0x22;
+const TILDE = 0x7e;
+
 /** Words bash reads as its own syntax when they come first, unquoted. */
 const RESERVED_WORDS = new Set([
   '!',
@@ -45,7 +61,7 @@ const RESERVED_WORDS = new Set([
   'while',
 ]);
 
-const isBlank = (char: string): boolean => char === ' ' || char === '\t';
+const isBlankCode = (code: number): boolean => code === 0x20 || code === 0x09;
 /** C0 controls but tab, and DEL: no command needs them, and NUL cannot reach bash at all. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -65,36 +81,42 @@ export function readSimpleCommand(command: string): string[] | null {
   const words: string[] = [];
   let i = 0;
   const n = command.length;
+  // Runs of plain characters are taken as slices, so a long word costs no string per character.
   while (i < n) {
-    while (i < n && isBlank(command[i])) i += 1;
+    while (i < n && isBlankCode(command.charCodeAt(i))) i += 1;
     if (i >= n) break;
     const first = words.length === 0;
     const start = i;
     let word = '';
     let quoted = false;
     let braced = false;
-    while (i < n && !isBlank(command[i])) {
-      const char = command[i];
-      if (char === "'") {
+    while (i < n && !isBlankCode(command.charCodeAt(i))) {
+      const code = command.charCodeAt(i);
+      if (code === SINGLE_QUOTE) {
         const close = command.indexOf("'", i + 1);
         if (close < 0) return null;
         word += command.slice(i + 1, close);
         quoted = true;
         i = close + 1;
-      } else if (char === '"') {
+      } else if (code === DOUBLE_QUOTE) {
         let j = i + 1;
-        while (j < n && !DOUBLE_QUOTED_REFUSED.has(command[j])) j += 1;
-        if (j >= n || command[j] !== '"') return null;
+        while (j < n && !hasClass(command.charCodeAt(j), DOUBLE_QUOTED)) j += 1;
+        if (j >= n || command.charCodeAt(j) !== DOUBLE_QUOTE) return null;
         word += command.slice(i + 1, j);
         quoted = true;
         i = j + 1;
       } else {
-        if (UNQUOTED_REFUSED.has(char)) return null;
-        if (first && FIRST_WORD_REFUSED.has(char)) return null;
-        if (UNQUOTED_BRACES.has(char)) braced = true;
-        if (char === '~' && (i === start || BEFORE_TILDE_REFUSED.has(command[i - 1]))) return null;
-        word += char;
-        i += 1;
+        let j = i;
+        for (; j < n; j++) {
+          const c = command.charCodeAt(j);
+          if (isBlankCode(c) || c === SINGLE_QUOTE || c === DOUBLE_QUOTE) break;
+          if (hasClass(c, UNQUOTED)) return null;
+          if (first && hasClass(c, FIRST_WORD)) return null;
+          if (hasClass(c, BRACE)) braced = true;
+          if (c === TILDE && (j === start || hasClass(command.charCodeAt(j - 1), BEFORE_TILDE))) return null;
+        }
+        word += command.slice(i, j);
+        i = j;
       }
     }
     if (braced && command.slice(start, i) !== '{}') return null;

@@ -14,7 +14,10 @@ import { RemoteSkillsDto, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-p
 import { toRemoteSkillsDto, toToolCheckAnswerDto } from './tool-policy.mapper';
 import { TaskResolutionService } from './task-resolution.service';
 
-/** How long the check runs before it lets other work in (a slice of the check is far shorter). */
+/**
+ * How long the checks running at once may run, together, before they let other work in (a slice
+ * of a check is far shorter): each of n running checks takes 1/n of it per turn of the loop.
+ */
 const RUN_FOR_MS = 5;
 
 export type RemoteSkillsAnswer =
@@ -25,6 +28,8 @@ export class TaskToolPolicyService {
   /** Versions are immutable, so each one's allowed-tools is compiled once. */
   private readonly compiled: CompiledPolicyCache;
   private readonly matchBudget: number;
+  /** Checks between their first and last slice. */
+  private running = 0;
 
   constructor(
     private readonly resolution: TaskResolutionService,
@@ -44,6 +49,8 @@ export class TaskToolPolicyService {
     const resolution = await this.resolution.resolve(principal, taskId);
     const resolved = { ...resolution.skill_refs, ...resolution.preload_skill_refs };
     const call = body.call && { tool: body.call.tool, command: body.call.command };
+    // Requests that arrived together were parsed in one turn of the loop: let others in between them.
+    await nextTurn();
     const steps = toolCheckSteps(
       resolved,
       resolution.preload_skills,
@@ -54,24 +61,30 @@ export class TaskToolPolicyService {
           this.compiled.get(`${ref.skill_id}:${ref.version}:${ref.content_hash ?? ''}`, ref.allowed_tools),
       },
     );
-    let outcome: ToolCheckOutcome;
-    let since = performance.now();
-    for (;;) {
-      const next = steps.next();
-      if (next.done) {
-        outcome = next.value;
-        break;
-      }
-      if (performance.now() - since >= RUN_FOR_MS) {
-        await nextTurn();
-        since = performance.now();
-      }
-    }
+    const outcome = await this.run(steps);
     if (!outcome.ok) {
       const { code, message, details } = outcome.rejection;
       throw new DomainError(code, [message], details);
     }
     return toToolCheckAnswerDto(outcome.answer);
+  }
+
+  /** Runs a check's steps, giving the event loop back between slices. */
+  private async run(steps: Generator<void, ToolCheckOutcome>): Promise<ToolCheckOutcome> {
+    this.running += 1;
+    try {
+      let since = performance.now();
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return next.value;
+        if (performance.now() - since >= RUN_FOR_MS / this.running) {
+          await nextTurn();
+          since = performance.now();
+        }
+      }
+    } finally {
+      this.running -= 1;
+    }
   }
 
   /**
