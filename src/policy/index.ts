@@ -30,6 +30,7 @@ export {
   compileSkills,
   finish,
   foldToolName,
+  globAt,
   visibleTools,
   visibleToolsOf,
 } from './intersection';

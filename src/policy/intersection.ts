@@ -20,11 +20,26 @@ export interface HeadRule {
   spelling: string;
   /** An entry without a body: every use of the tool is allowed. */
   bare: boolean;
-  /** The globs of its bodies, each once, in the order written (see globsOf). */
-  globs: CompiledGlob[];
+  /** The glob patterns of its bodies, each once, in the order written (see globsOf). */
+  patterns: string[];
+  /** Each pattern compiled when a check first needs it (see globAt). */
+  compiled: (CompiledGlob | undefined)[];
 }
 
-/** One version's `allowed-tools` list, read and compiled: it depends only on the version. */
+/**
+ * The i-th glob of a rule, compiled on first use and kept with the rule: a check that is refused
+ * for its budget, or that matches early, compiles only the globs it reached.
+ */
+export function globAt(rule: HeadRule, i: number): CompiledGlob {
+  let glob = rule.compiled[i];
+  if (glob === undefined) {
+    glob = compileGlob(rule.patterns[i]);
+    rule.compiled[i] = glob;
+  }
+  return glob;
+}
+
+/** One version's `allowed-tools` list, read (and its globs compiled as used): it depends only on the version. */
 export interface CompiledPolicy {
   /** By folded head. */
   byHead: ReadonlyMap<string, HeadRule>;
@@ -52,12 +67,12 @@ export const MAX_MATCH_BUDGET = 2 ** 30;
  * matching); its caller decides how often to take the offer.
  */
 export const MATCH_SLICE = 64 * 1024;
-/** What trying one glob counts towards a slice beyond its matching: the calls, the bound. */
-const GLOB_STEP = 64;
+/** What trying one glob counts towards a slice beyond its matching: compiling it, its bound. */
+const GLOB_STEP = 256;
 
 /**
  * The policy of one `allowed-tools` list. A stored entry that is not well formed allows nothing:
- * the policy only ever narrows. Linear in the length of the list.
+ * the policy only ever narrows. Linear in the length of the list; the globs are compiled later.
  */
 export function compilePolicy(allowedTools: readonly string[]): CompiledPolicy {
   const bodies = new Map<string, { spelling: string; bare: boolean; bodies: string[] }>();
@@ -75,7 +90,13 @@ export function compilePolicy(allowedTools: readonly string[]): CompiledPolicy {
   }
   const byHead = new Map<string, HeadRule>();
   for (const [key, rule] of bodies) {
-    byHead.set(key, { spelling: rule.spelling, bare: rule.bare, globs: globsOf(rule.bodies).map(compileGlob) });
+    const patterns = globsOf(rule.bodies);
+    byHead.set(key, {
+      spelling: rule.spelling,
+      bare: rule.bare,
+      patterns,
+      compiled: new Array<CompiledGlob | undefined>(patterns.length),
+    });
   }
   return { byHead };
 }
@@ -187,8 +208,8 @@ export function* checkCallSteps(
   let work = 0;
   let sinceYield = 0;
   for (const rule of constraining) {
-    for (const glob of rule.head.globs) {
-      work += globCost(glob, text);
+    for (let i = 0; i < rule.head.patterns.length; i++) {
+      work += globCost(globAt(rule.head, i), text);
       if (work > budget) return verdict('POLICY_TOO_COMPLEX', constraining);
       sinceYield += GLOB_STEP;
       if (sinceYield >= MATCH_SLICE) {
@@ -200,7 +221,8 @@ export function* checkCallSteps(
   const refusing: { name: string }[] = [];
   for (const rule of constraining) {
     let matched = false;
-    for (const glob of rule.head.globs) {
+    for (let i = 0; i < rule.head.patterns.length; i++) {
+      const glob = globAt(rule.head, i);
       sinceYield += GLOB_STEP + globCost(glob, text);
       if (sinceYield >= MATCH_SLICE) {
         yield;
