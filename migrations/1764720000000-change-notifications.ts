@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // Every write that can change an answer notifies `skill_resolver_changes` at commit, so replicas
-// drop what they cached (see src/common/cache). Bookkeeping columns (api_keys.last_used_at) do not.
+// drop what they cached (see src/cache). Bookkeeping columns (api_keys.last_used_at) do not.
 const TABLES = [
   'users',
   'groups',

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import type { ManifestFile } from '../src/skills/package/manifest';
-import { rebuildStoredPackage, StoredPackageError } from '../src/skills/package/stored-package';
+import type { ManifestFile } from '../src/package/manifest';
+import { rebuildStoredPackage, StoredPackageError } from '../src/package/stored-package';
 
 /**
  * Stored packages become canonical (CONTRACT §3): each version's zip is rebuilt from the files of

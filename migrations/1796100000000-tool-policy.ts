@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { parseToolPolicy, ToolPolicy } from '../src/policy';
-import { parseSkillMd } from '../src/skills/package/frontmatter';
+import { parseSkillMd } from '../src/package/frontmatter';
 
 /** Versions read per batch: each holds a SKILL.md of up to 1 MiB. */
 const BATCH = 50;

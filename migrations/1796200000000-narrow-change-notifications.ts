@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Two writes no longer empty every cache (see src/common/cache): a new task, which no cached
+// Two writes no longer empty every cache (see src/cache): a new task, which no cached
 // answer can depend on, notifies nothing; a ghost's row notifies `ghost:<id>`, so only the answers
 // that read that ghost are dropped. A new ghost is on no team until a bot names it (a bots write,
 // which notifies everyone), so it notifies nothing either. Every other write is as before.

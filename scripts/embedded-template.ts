@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EMBEDDED_TEMPLATE, startEmbeddedPostgres } from '../src/database/embedded-postgres';
-import { buildDataSourceOptions } from '../src/database/typeorm-options';
+import { buildDataSourceOptions } from '../src/schema/typeorm-options';
 
 const ROOT = join(__dirname, '..', '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'skill-resolver');

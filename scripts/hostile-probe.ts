@@ -11,11 +11,16 @@
 //   idle       1,001 connections that send nothing: when they close, which are refused
 //   keepalive  1,001 connections that make one request and stay idle
 //   auth       2,000 wrong keys in a row from one address: where 429 starts, then a valid key
+//   search [n]      GET /api/skills/search with 113 x U+3316 + space + 135 x U+3315 (249 characters, 1,354
+//                   after NFKC), n at once (default 1), probed the same way
+//   search-mcp [n]  the same query through the MCP tool find_skills
+//   search-max [n]  the costliest query the bounds let through: 7 words of 32 letters (each with 33
+//                   typo variants) and 8 of 2, 254 characters
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { buildCanonicalZip } from '../src/skills/package/canonical-zip';
+import { buildCanonicalZip } from '../src/package/canonical-zip';
 
-const [probe = '', portArg = '3000'] = process.argv.slice(2);
+const [probe = '', portArg = '3000', countArg = '1'] = process.argv.slice(2);
 const port = Number(portArg);
 const key = process.env.ADMIN_API_KEY ?? '';
 
@@ -56,6 +61,8 @@ async function whileProbing(
   path: string,
   body: Buffer,
   contentType = 'application/json',
+  atOnce = 1,
+  extraHeaders: Record<string, string> = {},
 ): Promise<object> {
   let maxMs = 0;
   let probes = 0;
@@ -71,18 +78,25 @@ async function whileProbing(
   })();
   await new Promise((r) => setTimeout(r, 300));
   const started = now();
-  const res = await send(
-    method,
-    path,
-    { authorization: `Bearer ${key}`, 'content-type': contentType, 'content-length': String(body.length) },
-    body,
+  const headers = {
+    authorization: `Bearer ${key}`,
+    'content-type': contentType,
+    'content-length': String(body.length),
+    ...extraHeaders,
+  };
+  const answers = await Promise.all(
+    Array.from({ length: atOnce }, () =>
+      send(method, path, headers, body).then((r) => ({ ...r, ms: now() - started })),
+    ),
   );
-  const answerMs = now() - started;
+  const res = answers[0];
+  const answerMs = Math.max(...answers.map((a) => a.ms));
   await new Promise((r) => setTimeout(r, 300));
   stop = true;
   await probing;
   return {
     bytes: body.length,
+    ...(atOnce > 1 ? { at_once: atOnce, statuses: answers.map((a) => a.status) } : {}),
     status: res.status,
     answer_ms: Math.round(answerMs),
     max_probe_ms: Math.round(maxMs),
@@ -227,6 +241,33 @@ async function authFlood(): Promise<object> {
   };
 }
 
+/** The hostile search query: every character NFKC-expands to five or six (`㌖` is `キロメートル`). */
+const HOSTILE_QUERY = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
+
+/** 7 distinct words of 32 distinct letters, then 8 of two: every long word gets its 33 variants. */
+const LARGEST_QUERY = [
+  ...Array.from({ length: 7 }, (_, w) =>
+    Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x430 + ((w * 5 + i) % 32))).join(''),
+  ),
+  ...Array.from({ length: 8 }, (_, w) => `q${w}`),
+].join(' ');
+
+function hostileSearch(atOnce: number, query = HOSTILE_QUERY): Promise<object> {
+  return whileProbing('GET', `/api/skills/search?q=${encodeURIComponent(query)}`, Buffer.alloc(0), undefined, atOnce);
+}
+
+function hostileFindSkills(atOnce: number): Promise<object> {
+  const call = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'find_skills', arguments: { query: HOSTILE_QUERY } },
+  };
+  return whileProbing('POST', '/api/mcp', Buffer.from(JSON.stringify(call)), 'application/json', atOnce, {
+    accept: 'application/json, text/event-stream',
+  });
+}
+
 async function main(): Promise<object> {
   switch (probe) {
     case 'ghost':
@@ -254,9 +295,15 @@ async function main(): Promise<object> {
       return connections(1_001, true);
     case 'auth':
       return authFlood();
+    case 'search':
+      return hostileSearch(Number(countArg));
+    case 'search-max':
+      return hostileSearch(Number(countArg), LARGEST_QUERY);
+    case 'search-mcp':
+      return hostileFindSkills(Number(countArg));
     default:
       throw new Error(
-        'probe: ghost, labels, frontmatter, laughs, aliases, aliases-publish, aliases-within-cap, upload, idle, keepalive or auth',
+        'probe: ghost, labels, frontmatter, laughs, aliases, aliases-publish, aliases-within-cap, upload, idle, keepalive, auth, search, search-mcp or search-max',
       );
   }
 }

@@ -8,20 +8,21 @@ import { GhostsModule } from './ghosts/ghosts.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
-import { CacheModule } from './common/cache/cache.module';
+import { CacheModule } from './cache/cache.module';
 import { ErrorFilter } from './common/errors/error.filter';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppLogger } from './common/logging/app-logger';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { buildDataSourceOptions } from './database/typeorm-options';
+import { buildDataSourceOptions } from './schema/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ResolutionFactsModule } from './resolution/resolution-facts.module';
 import { ResolutionModule } from './resolution/resolution.module';
+import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
+import { ToolPolicyModule } from './tool-policy/tool-policy.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -45,7 +46,6 @@ export class AppModule {
         AuthModule,
         UsersModule,
         GroupsModule,
-        ResolutionFactsModule,
         HealthModule,
         SkillsModule,
         GhostsModule,
@@ -54,6 +54,8 @@ export class AppModule {
         SubscriptionsModule,
         TasksModule,
         ResolutionModule,
+        ToolPolicyModule,
+        SkillDownloadsModule,
         AuditModule,
         McpModule,
       ],

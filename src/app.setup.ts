@@ -11,9 +11,9 @@ import { AppLogger } from './common/logging/app-logger';
 import { createOpenApiDocument, SWAGGER_UI_OPTIONS } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
 import { runMigrations, withBootLock } from './database/migrate';
-import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
-import { MetricsService } from './metrics/metrics.service';
-import { buildDataSourceOptions } from './database/typeorm-options';
+import { httpMetricsMiddleware } from './common/metrics/http-metrics.middleware';
+import { MetricsService } from './common/metrics/metrics.service';
+import { buildDataSourceOptions } from './schema/typeorm-options';
 import { AdminBootstrap } from './users/admin-bootstrap.service';
 
 export const API_PREFIX = 'api';

@@ -2,7 +2,7 @@
 // randomness), so the 10k and 100k databases share every id of the smaller one and each selection
 // is known in advance to resolve, fall back or fail.
 import { createHash } from 'node:crypto';
-import { manifestRevision, sortManifest, ManifestFile } from '../../src/skills/package/manifest';
+import { manifestRevision, sortManifest, ManifestFile } from '../../src/package/manifest';
 
 export const USERS = 1000;
 /** Ids above the bootstrap admin's. */

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sync } from '../../src/client';
-import { buildCanonicalZip } from '../../src/skills/package/canonical-zip';
+import { buildCanonicalZip } from '../../src/package/canonical-zip';
 import { openDatabaseHost } from './database';
 import { BENCH_ADMIN_KEY, startService } from './service';
 

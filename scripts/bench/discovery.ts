@@ -5,8 +5,8 @@
 // and stores one real package holding a 1 MiB reference file.
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import { buildCanonicalZip, CanonicalFile } from '../../src/skills/package/canonical-zip';
-import { manifestRevision, sortManifest } from '../../src/skills/package/manifest';
+import { buildCanonicalZip, CanonicalFile } from '../../src/package/canonical-zip';
+import { manifestRevision, sortManifest } from '../../src/package/manifest';
 import { writeSearchDocument } from '../../src/skills/search/search-document';
 import { MIN_TYPO_LENGTH } from '../../src/skills/search/search-terms';
 import { users } from './catalog';

@@ -4,7 +4,7 @@
 // the tools, for a running service (scripts/mcp-overhead.ts) or a bench hook.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildCanonicalZip } from '../../src/skills/package/canonical-zip';
+import { buildCanonicalZip } from '../../src/package/canonical-zip';
 
 export interface LatencyStats {
   calls: number;

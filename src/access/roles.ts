@@ -1,5 +1,9 @@
-// Group roles: their rank, and the role a user holds in a namespace from their direct memberships.
+// A user's role in the service (admin or user); group roles: their rank, and the role a user holds
+// in a namespace from their direct memberships.
 import { DEFAULT_NAMESPACE, namespaceLineage } from './namespaces';
+
+export type UserRole = 'admin' | 'user';
+export const USER_ROLES: readonly UserRole[] = ['admin', 'user'];
 
 export const GROUP_ROLES = ['Owner', 'Maintainer', 'Developer', 'Reporter'] as const;
 export type GroupRole = (typeof GROUP_ROLES)[number];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import { highestRole, taskTokenHolds } from '../access';
 import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
 import { CredentialsRepository } from './credentials.repository';

@@ -3,7 +3,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '../common/errors/domain-error';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../common/metrics/metrics.service';
 import { AuthFailureLimiter, clientKey } from './auth-failure-limiter';
 import { AuthenticatedRequest } from './auth.decorators';
 import { Authenticator } from './authenticator.service';

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
-import { GroupRole } from '../access';
-import { UserRole } from '../users/user.entity';
+import { GroupRole, UserRole } from '../access';
 
 export interface ApiKeyOwnerRow {
   key_id: number;

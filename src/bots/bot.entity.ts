@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { ScopedResourceEntity } from '../common/scoped/scoped-resource.entity';
+import { ScopedResourceEntity } from '../scoped/scoped-resource.entity';
 import { GhostEntity } from '../ghosts/ghost.entity';
 
 @Entity('bots')

@@ -1,4 +1,4 @@
-import { scopedFields } from '../common/scoped/scoped-resource.dto';
+import { scopedFields } from '../scoped/scoped-resource.dto';
 import { BotDto } from './dto/bot.dto';
 import { BotEntity } from './bot.entity';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, EntityManager, Repository } from 'typeorm';
-import { ScopedRepository } from '../common/scoped/scoped.repository';
+import { ScopedRepository } from '../scoped/scoped.repository';
 import { BotEntity } from './bot.entity';
 
 const TABLE = 'bots';

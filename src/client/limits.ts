@@ -2,7 +2,7 @@
 // holds them equal to what the service's configuration loads), and the host cache's own bounds.
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { ZipLimits } from '../skills/package/zip-reader';
+import type { ZipLimits } from '../package/zip-reader';
 
 export type ClientPackageLimits = ZipLimits & { maxPackageBytes: number };
 

@@ -3,7 +3,7 @@
 // or removed, and is never trusted by the next sync.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unsafeReason } from '../skills/package/zip-reader';
+import { unsafeReason } from '../package/zip-reader';
 import { ClientError, EXIT_FAILED, errnoCode } from './errors';
 import { randomSuffix } from './file-lock';
 import { PackageFile } from './unpack';

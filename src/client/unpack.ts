@@ -1,8 +1,8 @@
 // Unpacks a downloaded package with the service's own reader, limits and path rules (CONTRACT §3):
 // whatever bytes arrive, only safe relative paths under the one skill root come out, in memory.
 import { createHash } from 'node:crypto';
-import { findSkillRoot } from '../skills/package/skill-root';
-import { ExpansionBudget, listZip, readEntry } from '../skills/package/zip-reader';
+import { findSkillRoot } from '../package/skill-root';
+import { ExpansionBudget, listZip, readEntry } from '../package/zip-reader';
 import { IntegrityError } from './errors';
 import { ClientPackageLimits } from './limits';
 

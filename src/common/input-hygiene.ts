@@ -2,6 +2,9 @@
 // UTF-8 cannot encode (lone surrogates), and a budget walk that bounds any parsed JSON body in
 // linear time before a DTO sees it. No Nest or Express here.
 import { isUtf8 } from 'node:buffer';
+import { type UnsafeStringReason, unsafeStringReason } from '../package/unsafe-string';
+
+export { type UnsafeStringReason, unsafeStringReason } from '../package/unsafe-string';
 
 /** Nesting of a JSON body (CONTRACT §4). */
 export const MAX_JSON_DEPTH = 32;
@@ -13,18 +16,6 @@ export const MAX_JSON_DEPTH = 32;
 export const MAX_JSON_CONTAINER_ITEMS = 1_000;
 /** Problems listed at most per request; the walk stops there. */
 export const MAX_REPORTED_PROBLEMS = 20;
-
-export type UnsafeStringReason = 'NUL' | 'LONE_SURROGATE' | 'INVALID_UTF8';
-
-const wellFormed = (String.prototype as unknown as { isWellFormed?: () => boolean }).isWellFormed;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Why `value` cannot be stored as text, or null when it can. Linear, native scans. */
-export function unsafeStringReason(value: string): UnsafeStringReason | null {
-  if (value.includes('\u0000')) return 'NUL';
-  const ok = wellFormed ? wellFormed.call(value) : !LONE_SURROGATE.test(value);
-  return ok ? null : 'LONE_SURROGATE';
-}
 
 export function unsafeStringMessage(path: string, reason: UnsafeStringReason, isKey = false): string {
   if (reason === 'INVALID_UTF8') {

@@ -5,17 +5,8 @@ import { resolve } from 'node:path';
 import { HostOriginRule, hostOriginRule } from '../common/http/host-origin';
 import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
+import type { PackageLimits } from '../package/limits';
 import { DEFAULT_MATCH_BUDGET, MAX_MATCH_BUDGET, MIN_MATCH_BUDGET } from '../policy';
-
-export interface PackageLimits {
-  /** Upload cap in bytes (413 PACKAGE_TOO_LARGE above it). */
-  maxPackageBytes: number;
-  maxEntries: number;
-  maxFileBytes: number;
-  maxExpandedBytes: number;
-  maxCompressionRatio: number;
-  maxPathBytes: number;
-}
 
 export interface InspectionSettings {
   /** Worker threads that inspect packages; twice as many packages may wait or run (429 past that). */

@@ -2,10 +2,11 @@
 // connection under a fixed name, so PostgreSQL parses and plans them once instead of on every call
 // (the resolution statements spend more time being parsed and planned than executed; inside a
 // transaction the caller's manager runs them as plain statements, so they see its uncommitted
-// rows); and a statement with planner settings of its own (queryWithLocalSettings).
+// rows); and a statement with planner settings of its own, its values bound as parameters, in one
+// round trip (queryWithLocalSettings).
 import { DataSource, EntityManager } from 'typeorm';
-import { escapeLiteral } from 'pg';
-import type { Pool, QueryResult, QueryResultRow } from 'pg';
+import * as pg from 'pg';
+import type { Client, Connection, Pool, QueryResultRow } from 'pg';
 
 /** The `pg` pool behind the data source (TypeORM's postgres driver keeps it as `master`). */
 function poolOf(db: DataSource): Pool {
@@ -28,26 +29,105 @@ export async function queryPrepared<R extends QueryResultRow>(
   return (await poolOf(db).query<R>({ name: statement.name, text: statement.text, values })).rows;
 }
 
-/** `value` as an SQL literal: NULL, a finite number, TRUE or FALSE, a string escaped by `pg`, or an array of them. */
-export function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('An SQL literal needs a finite number');
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'string') return escapeLiteral(value);
-  if (Array.isArray(value)) return value.length === 0 ? "'{}'" : `ARRAY[${value.map(sqlLiteral).join(', ')}]`;
-  throw new Error(`No SQL literal for a value of type ${typeof value}`);
+/** What of `pg` the one-batch statement uses beyond its typings. */
+interface PgInternals {
+  utils: { prepareValue(value: unknown): unknown };
+  Result: new (rowMode?: string) => RowsResult;
+}
+
+interface RowsResult {
+  rows: QueryResultRow[];
+  _types?: unknown;
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): QueryResultRow;
 }
 
 /**
- * Runs one statement under planner settings that hold for it alone, in one round trip: a simple
- * query `SET LOCAL ...; <statement>`, which PostgreSQL runs as one implicit transaction (an error
- * rolls it back, nothing stays set). A simple query takes no parameters, so each `$n` of `text`
- * becomes the literal of `values[n - 1]` (sqlLiteral). Every placeholder of `text` must stand
- * where a literal may, with a cast wherever an empty array may come (`'{}'` takes its type from it).
- * On PGlite, served to many clients as one session, the statement and its settings stay one batch.
+ * `BEGIN`, `SET LOCAL` each setting, the statement with its values bound, `COMMIT`: one batch of
+ * extended-protocol messages ending in one Sync, so one round trip; and on PGlite, served to many
+ * clients as one session, one batch that no other client's messages interleave. A `pg` custom
+ * query: the client hands it the server's answers and wraps `callback` with its own read timeout.
+ */
+class WithLocalSettings {
+  private readonly result: RowsResult;
+  private settled = false;
+
+  constructor(
+    private readonly settings: string[],
+    private readonly text: string,
+    private readonly values: unknown[],
+    types: Pick<Client, 'getTypeParser'>,
+    public callback: (err: Error | null, rows?: QueryResultRow[]) => void,
+  ) {
+    this.result = new (pg as unknown as PgInternals).Result();
+    // The row parsers of the client the statement runs on, as pg's own queries use.
+    this.result._types = types;
+  }
+
+  submit(connection: Connection): Error | undefined {
+    let values: unknown[];
+    try {
+      values = this.values.map((v) => (pg as unknown as PgInternals).utils.prepareValue(v));
+    } catch (err) {
+      // Nothing is written yet: the client reports it as this query's error.
+      return err as Error;
+    }
+    const plain = (text: string): void => {
+      connection.parse({ name: '', text, types: [] }, true);
+      connection.bind({}, true);
+      connection.execute({}, true);
+    };
+    // One write: the batch leaves in as few packets as it fits.
+    connection.stream.cork();
+    plain('BEGIN');
+    for (const setting of this.settings) plain(`SET LOCAL ${setting}`);
+    connection.parse({ name: '', text: this.text, types: [] }, true);
+    connection.bind({ values: values as string[] }, true);
+    connection.describe({ type: 'P', name: '' }, true);
+    connection.execute({}, true);
+    plain('COMMIT');
+    connection.sync();
+    connection.stream.uncork();
+    return undefined;
+  }
+
+  handleRowDescription(msg: { fields: unknown[] }): void {
+    this.result.addFields(msg.fields);
+  }
+
+  handleDataRow(msg: { fields: unknown[] }): void {
+    this.result.rows.push(this.result.parseRow(msg.fields));
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+
+  handleCopyInResponse(connection: Connection & { sendCopyFail(message: string): void }): void {
+    connection.sendCopyFail('no COPY here');
+  }
+
+  /** The first error ends it: the server skips to the Sync, leaving the transaction to roll back. */
+  handleError(err: Error): void {
+    this.settle(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.settle(null);
+  }
+
+  private settle(err: Error | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.callback(err, err ? undefined : this.result.rows);
+  }
+}
+
+/**
+ * Runs one statement, its values bound as parameters, under planner settings that hold for it
+ * alone, in one round trip (WithLocalSettings) on one connection of the pool. A statement that
+ * fails is rolled back, so nothing stays set; a connection that cannot roll back is dropped.
  */
 export async function queryWithLocalSettings<R extends QueryResultRow>(
   db: DataSource,
@@ -55,13 +135,20 @@ export async function queryWithLocalSettings<R extends QueryResultRow>(
   text: string,
   values: unknown[],
 ): Promise<R[]> {
-  const statement = text.replace(/\$(\d+)/g, (_, n: string) => {
-    const index = Number(n) - 1;
-    if (index >= values.length) throw new Error(`No value for $${n}`);
-    return sqlLiteral(values[index]);
-  });
-  const results = (await poolOf(db).query(
-    [...settings.map((s) => `SET LOCAL ${s}`), statement].join(';\n'),
-  )) as unknown as QueryResult<R> | Array<QueryResult<R>>;
-  return Array.isArray(results) ? results[results.length - 1].rows : results.rows;
+  const client = await poolOf(db).connect();
+  let broken: Error | undefined;
+  try {
+    return await new Promise<R[]>((resolve, reject) => {
+      client.query(
+        new WithLocalSettings(settings, text, values, client, (err, rows) =>
+          err ? reject(err) : resolve(rows as R[]),
+        ),
+      );
+    });
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { ScopedResourceEntity } from '../common/scoped/scoped-resource.entity';
+import { ScopedResourceEntity } from '../scoped/scoped-resource.entity';
 import type { StoredRef } from '../resolver';
 
 /** An agent persona and its static skills; every listed name has a stored ref in `skillRefs`. */

@@ -1,5 +1,5 @@
-import { scopedFields } from '../common/scoped/scoped-resource.dto';
-import type { SkillReach } from '../resolution/resolution-facts.repository';
+import { scopedFields } from '../scoped/scoped-resource.dto';
+import type { SkillReach } from '../selection-facts/resolution-facts.repository';
 import { pinnedVersion, refTo, SkillCatalog, StoredRef } from '../resolver';
 import { GhostDto, GhostSkillRefDto } from './dto/ghost.dto';
 import { GhostEntity } from './ghost.entity';

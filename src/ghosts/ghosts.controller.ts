@@ -1,4 +1,4 @@
-import { GhostWriteRoute, NewRowRoute } from '../common/cache/write-invalidation.interceptor';
+import { GhostWriteRoute, NewRowRoute } from '../cache/write-invalidation.interceptor';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -12,7 +12,14 @@ import { CurrentUser } from '../auth/auth.decorators';
 import type { UserPrincipal } from '../auth/principal';
 import { ApiErrors, JSON_BODY_ERRORS } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
-import { GHOST_BODY_EXAMPLES, GhostBodyDto, GhostDto, GhostListDto, GhostListQuery } from './dto/ghost.dto';
+import {
+  GHOST_BODY_EXAMPLES,
+  GHOST_REPLACE_EXAMPLES,
+  GhostBodyDto,
+  GhostDto,
+  GhostListDto,
+  GhostListQuery,
+} from './dto/ghost.dto';
 import { GhostIdPipe } from './ghost-id.pipe';
 import { GhostsService } from './ghosts.service';
 
@@ -64,7 +71,7 @@ export class GhostsController {
     operationId: 'replaceGhost',
     summary: 'Replace the writable body; the namespace and owner never change',
   })
-  @ApiBody({ type: GhostBodyDto, examples: GHOST_BODY_EXAMPLES })
+  @ApiBody({ type: GhostBodyDto, examples: GHOST_REPLACE_EXAMPLES })
   @ApiErrors(
     'VALIDATION_FAILED',
     'SKILL_SELECTION_INVALID',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { isUniqueViolation } from '../database/pg-errors';
+import { isUniqueViolation } from '../common/errors/pg-errors';
 import { UsersRepository } from '../users/users.repository';
 import { GroupDto, MemberDto, MembershipDto } from './dto/group.dto';
 import { toGroupDto } from './group.mapper';

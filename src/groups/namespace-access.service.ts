@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import { Actor, DEFAULT_NAMESPACE, GroupRole } from '../access';
 import { GroupsRepository } from './groups.repository';
 

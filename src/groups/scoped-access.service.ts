@@ -16,7 +16,7 @@ import {
 } from '../access';
 import { DomainError } from '../common/errors/domain-error';
 import { DEFAULT_LIMIT, NamespacePageQuery } from '../common/http/pagination';
-import { ScopedListFilter } from '../common/scoped/scoped.repository';
+import { ScopedListFilter } from '../scoped/scoped.repository';
 import { NamespaceAccess } from './namespace-access.service';
 
 /** A stored thing in a scope: soft-deleted rows keep their scope. */

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { DomainError } from '../common/errors/domain-error';
 import { MAX_ID } from '../common/http/id.pipe';
 import { MAX_COMMAND_BYTES } from '../policy';
-import { MAX_TOOL_CHECK_SKILLS, MAX_TOOL_CHECK_TOOLS, MAX_TOOL_NAME_LENGTH } from '../resolution/dto/tool-policy.dto';
+import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, searchQueryProblems } from '../skills/search/search-query-rule';
+import { MAX_TOOL_CHECK_SKILLS, MAX_TOOL_CHECK_TOOLS, MAX_TOOL_NAME_LENGTH } from '../tool-policy/dto/tool-policy.dto';
 
-/** Search bounds of CONTRACT §8.1: `q` 1-256 characters, `limit` 1-50, `min_score` 0-1. */
-export const SEARCH_MAX_QUERY = 256;
+/** Search bounds of GET /api/skills/search: `limit` 1-50, `min_score` 0-1 (the query: searchQueryProblems). */
 export const SEARCH_MAX_LIMIT = 50;
 /** Skill names in selections are 1-64 characters (CONTRACT §4). */
 const MAX_SKILL_NAME = 64;
@@ -46,7 +46,16 @@ export const FILE_INPUT = z.strictObject({
 });
 
 export const FIND_INPUT = z.strictObject({
-  query: text('query', 1, SEARCH_MAX_QUERY, 'What the skill should do, in a few words, e.g. "fill a pdf form"'),
+  query: z
+    .string({ error: 'query must be a string' })
+    .superRefine((query, ctx) => {
+      for (const message of searchQueryProblems(query, 'query')) ctx.addIssue({ code: 'custom', message });
+    })
+    .meta({ minLength: 1, maxLength: MAX_QUERY_CHARS })
+    .describe(
+      'What the skill should do, in a few words, e.g. "fill a pdf form": at most ' +
+        `${MAX_QUERY_CHARS} characters and ${MAX_QUERY_WORDS} distinct words after Unicode normalisation (NFKC)`,
+    ),
   limit: z
     .number({ error: `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}` })
     .int({ error: `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}` })

@@ -18,6 +18,14 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import {
+  BoundedListResourcesRequestSchema,
+  BoundedListResourceTemplatesRequestSchema,
+  BoundedReadResourceRequestSchema,
+  DirectoryReadRequestSchema,
+  SkillsGetRequestSchema,
+  SkillsListRequestSchema,
+} from './mcp-skills-schemas';
 
 /**
  * The requests the server answers (every other method is -32601 from the SDK), each with the
@@ -28,6 +36,13 @@ export const SERVED_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['tools/call', CallToolRequestSchema],
+  // The MCP Skills extension and the resources it rides on (mcp-skills.ts), URIs and cursors bounded.
+  ['resources/list', BoundedListResourcesRequestSchema],
+  ['resources/templates/list', BoundedListResourceTemplatesRequestSchema],
+  ['resources/read', BoundedReadResourceRequestSchema],
+  ['resources/directory/read', DirectoryReadRequestSchema],
+  ['skills/list', SkillsListRequestSchema],
+  ['skills/get', SkillsGetRequestSchema],
 ]);
 
 /** Enough to correct a request; the rest would only lengthen the answer. */

@@ -4,7 +4,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../common/errors/domain-error';
 import { AppLogger } from '../common/logging/app-logger';
-import { isDatabaseUnavailable } from '../database/pg-errors';
+import { isDatabaseUnavailable } from '../common/errors/pg-errors';
 
 /** Codes only the MCP tools answer: a file read_skill_file cannot return as text. */
 export type McpOnlyCode = 'FILE_NOT_TEXT';

@@ -12,10 +12,10 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import type { AppLogger } from '../common/logging/app-logger';
-import { ToolCheckBody } from '../resolution/dto/tool-policy.dto';
+import { ToolCheckBody } from '../tool-policy/dto/tool-policy.dto';
 import { toTaskSkillsDto } from '../resolution/resolution.mapper';
 import type { TaskResolutionService } from '../resolution/task-resolution.service';
-import type { TaskToolPolicyService } from '../resolution/task-tool-policy.service';
+import type { TaskToolPolicyService } from '../tool-policy/task-tool-policy.service';
 import { VersionQuery } from '../skills/dto/skill.dto';
 import {
   CHECK_TOOLS_INPUT,
@@ -28,6 +28,7 @@ import {
 } from './mcp-input';
 import { forTransport, paramsRefusal, withoutInternals } from './mcp-params';
 import { errorResult, toolError, toolResult } from './mcp-results';
+import { registerSkills } from './mcp-skills';
 import type { McpSources, OpenedSkillFile } from './mcp-sources';
 import { manifestText, searchText, taskSkillsText, toolCheckText } from './mcp-text';
 
@@ -233,6 +234,7 @@ export class McpToolServer {
       const answer = await this.policy.toolCheck(principal, task_id, checked);
       return toolResult(answer, toolCheckText(answer));
     });
+    registerSkills(server, principal, this.sources.skills);
     return { server, tools };
   }
 

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Principal, UserPrincipal } from '../auth/principal';
 import type { ManifestDto } from '../skills/dto/skill.dto';
 import type { SkillSearchResultDto } from '../skills/dto/skill-search.dto';
+import { McpSkillCatalog } from './mcp-skill-catalog.service';
 
 export const MCP_SKILL_MANIFESTS = Symbol('MCP_SKILL_MANIFESTS');
 export const MCP_SKILL_SEARCH = Symbol('MCP_SKILL_SEARCH');
@@ -60,5 +61,7 @@ export class McpSources {
     @Inject(MCP_SKILL_MANIFESTS) readonly manifests: SkillManifestSource,
     @Inject(MCP_SKILL_SEARCH) readonly search: SkillSearchSource,
     @Inject(MCP_SKILL_FILES) readonly files: SkillFileSource,
+    /** The MCP Skills extension's reads (skills/list, resources/read, ...). */
+    readonly skills: McpSkillCatalog,
   ) {}
 }

@@ -1,6 +1,6 @@
 // The short text each tool result carries next to its structuredContent: what a model needs to
 // take the next step (ids, versions, verdicts), for clients that show it only the text.
-import type { ToolCheckAnswerDto } from '../resolution/dto/tool-policy.dto';
+import type { ToolCheckAnswerDto } from '../tool-policy/dto/tool-policy.dto';
 import type { SkillRefDto, TaskSkillsDto } from '../resolution/dto/resolution.dto';
 import type { RequiresDto } from '../skills/dto/skill.dto';
 import type { SkillManifest, SkillSearchAnswer } from './mcp-sources';

@@ -7,7 +7,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Principal } from '../auth/principal';
 import { AppLogger } from '../common/logging/app-logger';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
-import { TaskToolPolicyService } from '../resolution/task-tool-policy.service';
+import { TaskToolPolicyService } from '../tool-policy/task-tool-policy.service';
 import type * as McpServerModule from './mcp-server';
 import { McpSources } from './mcp-sources';
 

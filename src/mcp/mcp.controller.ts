@@ -11,7 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ReadOnlyRoute } from '../common/cache/write-invalidation.interceptor';
+import { ReadOnlyRoute } from '../cache/write-invalidation.interceptor';
 import { DomainError } from '../common/errors/domain-error';
 import { ApiErrors, ErrorCase, ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
@@ -45,7 +45,7 @@ export class McpController {
     operationId: 'sendMcpMessage',
     summary: 'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST',
     description:
-      "Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list` and `tools/call` work on their own. A task token sees only the tools it may use, for its own task. Params that do not fit a method, and a tool that is not offered, are the JSON-RPC error -32602; arguments that break a tool's input schema are its `VALIDATION_FAILED` tool result. One message per POST: a JSON-RPC batch (a JSON list) is 400 `VALIDATION_FAILED`.",
+      "Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list`, `tools/call`, the Skills extension's `skills/list` and `skills/get`, and `resources/list`, `resources/read`, `resources/templates/list` and `resources/directory/read` work on their own (docs/mcp-skills.md). A task token sees only the tools it may use, for its own task. Params that do not fit a method, and a tool that is not offered, are the JSON-RPC error -32602; arguments that break a tool's input schema are its `VALIDATION_FAILED` tool result. One message per POST: a JSON-RPC batch (a JSON list) is 400 `VALIDATION_FAILED`. This page cannot drive the endpoint: a browser sends the page's `Origin` (403 unless `MCP_ALLOWED_ORIGINS` lists it), and Swagger UI sends `Accept: application/json` alone (406). Try the examples with curl instead: `curl -s -H 'Authorization: Bearer <key>' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '<example>' http://localhost:3000/api/mcp`. See docs/mcp.md#host-and-origin.",
   })
   @ApiBody({ type: JsonRpcRequestDto, examples: JSON_RPC_EXAMPLES })
   @ApiOkResponse({ description: 'The JSON-RPC response', type: JsonRpcResponseDto })

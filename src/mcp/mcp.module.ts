@@ -1,11 +1,15 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ResolutionModule } from '../resolution/resolution.module';
-import { SkillDownloadsService } from '../resolution/skill-downloads.service';
+import { SkillDownloadsModule } from '../skill-downloads/skill-downloads.module';
+import { SkillDownloadsService } from '../skill-downloads/skill-downloads.service';
 import { SkillsModule } from '../skills/skills.module';
 import { SkillsSearchService } from '../skills/skills-search.service';
+import { ToolPolicyModule } from '../tool-policy/tool-policy.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
 import { McpHostOriginMiddleware } from './mcp-host-origin.middleware';
+import { McpSkillCatalogRepository } from './mcp-skill-catalog.repository';
+import { McpSkillCatalog } from './mcp-skill-catalog.service';
 import {
   MCP_SKILL_FILES,
   MCP_SKILL_MANIFESTS,
@@ -45,12 +49,14 @@ function search(service: SkillsSearchService): SkillSearchSource {
 }
 
 @Module({
-  imports: [SkillsModule, ResolutionModule],
+  imports: [SkillsModule, ResolutionModule, ToolPolicyModule, SkillDownloadsModule],
   controllers: [McpController],
   providers: [
     McpEndpoint,
     McpTools,
     McpSources,
+    McpSkillCatalogRepository,
+    McpSkillCatalog,
     { provide: MCP_SKILL_MANIFESTS, useFactory: manifests, inject: [SkillDownloadsService] },
     { provide: MCP_SKILL_FILES, useFactory: files, inject: [SkillDownloadsService] },
     { provide: MCP_SKILL_SEARCH, useFactory: search, inject: [SkillsSearchService] },

@@ -5,7 +5,7 @@ import { Public } from '../auth/auth.decorators';
 import { ApiErrors } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { MetricsAccessGuard } from './metrics-access.guard';
-import { MetricsService } from './metrics.service';
+import { MetricsService } from '../common/metrics/metrics.service';
 
 @ApiTags('metrics')
 @ApiAuth()

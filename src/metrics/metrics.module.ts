@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsController } from './metrics.controller';
-import { MetricsService } from './metrics.service';
+import { MetricsService } from '../common/metrics/metrics.service';
 
 /** One registry per app; features count through MetricsService (auth failures, rejected packages, 429s). */
 @Global()

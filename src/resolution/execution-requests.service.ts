@@ -9,9 +9,9 @@ import { labelProblems, selectionLabels } from '../tasks/task-labels';
 import { TasksRepository } from '../tasks/tasks.repository';
 import { ExecutionRequestBody, ExecutionRequestDto } from './dto/resolution.dto';
 import { toExecutionRequestDto } from './resolution.mapper';
-import { ResolutionFactsRepository } from './resolution-facts.repository';
-import { SelectionValidator } from './selection-validator.service';
-import { reachOf } from './skill-reach';
+import { ResolutionFactsRepository } from '../selection-facts/resolution-facts.repository';
+import { SelectionValidator } from '../selection-facts/selection-validator.service';
+import { reachOf } from '../selection-facts/skill-reach';
 import { TaskResolutionService } from './task-resolution.service';
 
 @Injectable()

@@ -1,19 +1,15 @@
 import { Module } from '@nestjs/common';
-import { SkillsModule } from '../skills/skills.module';
+import { ResolutionFactsModule } from '../selection-facts/resolution-facts.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { ExecutionRequestsService } from './execution-requests.service';
-import { SkillDownloadsController } from './skill-downloads.controller';
-import { SkillDownloadsService } from './skill-downloads.service';
-import { SkillFilesController } from './skill-files.controller';
 import { TaskResolutionService } from './task-resolution.service';
 import { TaskSkillsController } from './task-skills.controller';
-import { TaskToolPolicyController } from './task-tool-policy.controller';
-import { TaskToolPolicyService } from './task-tool-policy.service';
 
+/** A task's resolved skills, served and cached, and the execution requests that persist selections. */
 @Module({
-  imports: [SkillsModule, TasksModule],
-  controllers: [TaskSkillsController, TaskToolPolicyController, SkillDownloadsController, SkillFilesController],
-  providers: [TaskResolutionService, ExecutionRequestsService, SkillDownloadsService, TaskToolPolicyService],
-  exports: [TaskResolutionService, TaskToolPolicyService, SkillDownloadsService],
+  imports: [ResolutionFactsModule, TasksModule],
+  controllers: [TaskSkillsController],
+  providers: [TaskResolutionService, ExecutionRequestsService],
+  exports: [TaskResolutionService],
 })
 export class ResolutionModule {}

@@ -3,10 +3,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
-import { ChangeGeneration, GenerationCache } from '../common/cache/change-generation';
+import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../common/metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
 import { canReadTask, effectiveRole, tokenReadsTask } from '../access';
 import {
@@ -20,10 +20,21 @@ import {
   SkillFacts,
 } from '../resolver';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository, TaskFactsRead, TaskSelectionFacts } from './resolution-facts.repository';
-import { ghostReach, Message, reachesNothing, reachFilter, taskReach, unionReach } from './skill-reach';
+import {
+  ResolutionFactsRepository,
+  TaskFactsRead,
+  TaskSelectionFacts,
+} from '../selection-facts/resolution-facts.repository';
+import {
+  ghostReach,
+  Message,
+  reachesNothing,
+  reachFilter,
+  taskReach,
+  unionReach,
+} from '../selection-facts/skill-reach';
 
-export type { Message } from './skill-reach';
+export type { Message } from '../selection-facts/skill-reach';
 
 /** What a team's ghosts give each task of the team: loaded once, kept until the next change. */
 interface TeamFacts {

@@ -12,13 +12,8 @@ export {
   storedSelection,
   storedSelections,
 } from './selections';
-export {
-  decideGhosts,
-  type GhostDecisionFacts,
-  type GhostDecisions,
-  resolutionJson,
-  resolveTask,
-} from './resolve-task';
+export { decideGhosts, type GhostDecisionFacts, type GhostDecisions, resolveTask } from './resolve-task';
+export { resolutionJson } from './encode';
 export {
   type GhostSaveFacts,
   type GhostSaveResult,
@@ -36,3 +31,38 @@ export {
   selectionOf,
   selectionRefersTo,
 } from './selection-save';
+export {
+  bytesGone,
+  changeStatus,
+  isFollowable,
+  latestFollowable,
+  MAX_STATUS_MESSAGE_CHARS,
+  pinnedRefusal,
+  RESERVED_TAG,
+  type StatusChange,
+  TAG_PATTERN,
+  tagNameProblem,
+  tagTargetRefusal,
+  VERSION_STATUSES,
+  type VersionStatus,
+} from './lifecycle';
+export {
+  applicableBindings,
+  BINDING_EXCEPTION_TYPES,
+  type BindingException,
+  type BindingExceptionType,
+  type BindingFacts,
+  bindingGroups,
+  type BindingTarget,
+  type BindingTask,
+  type BoundName,
+  type BoundScope,
+  decideBindings,
+  exceptionProblems,
+  groupBindable,
+  isExcepted,
+  MAX_BINDING_EXCEPTIONS,
+  MAX_BINDINGS_PER_TARGET,
+  MAX_EXCEPTION_VALUE_CHARS,
+  taskMode,
+} from './bindings';

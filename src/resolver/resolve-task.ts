@@ -1,6 +1,15 @@
 // CONTRACT §5.1-§5.4: merges a task's sources into exact refs. Every precedence rule is here.
-import { canonicalDigest, canonicalJson, inOnePiece } from '../common/canonical-json';
+// How the answer is written (its texts and its fingerprint) is encode.ts: this file only decides.
 import { plainIdentity } from './access';
+import {
+  AnswerParts,
+  encodeAnswer,
+  MemberTexts,
+  MemberWriter,
+  memberTexts,
+  sharedMemberTexts,
+  WrittenMap,
+} from './encode';
 import { checkStoredRef, lookupByName, resolveExplicit } from './lookup';
 import { ownValue } from './own-value';
 import { DEFAULT_NAMESPACE } from '../access';
@@ -11,7 +20,6 @@ import {
   Resolution,
   ResolutionFacts,
   SelectionSource,
-  SkillRef,
   StoredRef,
   Unresolved,
 } from './resolution.types';
@@ -26,20 +34,12 @@ interface Decision {
 
 type Decisions = Map<string, Decision>;
 
-/** A resolved name as a member of a refs record (`"name":{...}`), canonical and as JSON.stringify writes it. */
-interface MemberTexts {
-  readonly canonical: string;
-  readonly json: string;
-}
-
 /**
  * One map's decisions in canonical name order (UTF-16 code units, the order RFC 8785 gives keys),
- * with the member texts of those that resolved.
+ * with the member texts of those that resolved (written by encode.ts).
  */
-interface Ordered {
-  readonly names: readonly string[];
+interface Ordered extends WrittenMap {
   readonly decisions: readonly Decision[];
-  readonly texts: ReadonlyArray<MemberTexts | undefined>;
 }
 
 /**
@@ -66,13 +66,16 @@ interface Entry {
 
 /**
  * Among ghosts the first one (member order) that puts a name in a map decides it for that map.
- * `kept`: the decisions serve many tasks (a team's entry), so their texts are copied in one piece.
+ * The decisions serve many tasks (a team's entry), so their texts are written to be shared.
  */
 export function decideGhosts(
   facts: GhostDecisionFacts,
   catalog: SkillCatalog = new SkillCatalog(facts.skills),
-  kept = true,
 ): GhostDecisions {
+  return decideGhostsWith(facts, catalog, sharedMemberTexts);
+}
+
+function decideGhostsWith(facts: GhostDecisionFacts, catalog: SkillCatalog, write: MemberWriter): GhostDecisions {
   // A gone team leaves no namespace: lookups fall back to `default` (personal, then public).
   const namespace = facts.teamNamespace ?? DEFAULT_NAMESPACE;
   const skills: Decisions = new Map();
@@ -94,13 +97,13 @@ export function decideGhosts(
       }
     }
   }
-  const skillsOrder = ordered(skills, kept);
+  const skillsOrder = ordered(skills, write);
   const unresolved: Unresolved[] = [];
   skillsOrder.names.forEach((name, i) => {
     const failed = unresolvedOf(name, skillsOrder.decisions[i], preload.get(name));
     if (failed) unresolved.push(failed);
   });
-  return { skills: skillsOrder, preload: ordered(preload, kept), unresolved };
+  return { skills: skillsOrder, preload: ordered(preload, write), unresolved };
 }
 
 /** The skills-map decision speaks first; a preload failure shows only when that one resolved. */
@@ -109,13 +112,13 @@ function unresolvedOf(name: string, inSkills: Decision, inPreload: Decision | un
   return failed && !failed.outcome.ok ? { name, source: failed.source, reason: failed.outcome.reason } : undefined;
 }
 
-/** One map's decisions in name order, each resolved name's texts written once (in one piece when `kept`). */
-function ordered(decisions: Decisions, kept: boolean): Ordered {
+/** One map's decisions in name order, each resolved name's texts written once by `write`. */
+function ordered(decisions: Decisions, write: MemberWriter): Ordered {
   const names = sorted(decisions.keys());
   const inOrder = names.map((name) => decisions.get(name)!);
   const texts = names.map((name, i) => {
-    const texts = memberTexts(name, inOrder[i]);
-    return texts && kept ? { canonical: inOnePiece(texts.canonical), json: inOnePiece(texts.json) } : texts;
+    const { outcome } = inOrder[i];
+    return outcome.ok ? write(name, outcome.ref) : undefined;
   });
   return { names, decisions: inOrder, texts };
 }
@@ -136,7 +139,7 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
   const namespace = facts.teamNamespace ?? DEFAULT_NAMESPACE;
   const identity = (userId: number): Identity => identityOf(facts.identities, userId);
 
-  const decided = ghosts ?? decideGhosts(facts, catalog(), false);
+  const decided = ghosts ?? decideGhostsWith(facts, catalog(), memberTexts);
   // Above the ghosts each source enters both maps and overrides whatever a lower source decided,
   // whether its own selection resolves or not.
   const above: Decisions = new Map();
@@ -174,13 +177,9 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     );
   }
 
-  const { fields, known } = output(facts, namespace, decided, above);
+  const answer = encodeAnswer(output(facts, namespace, decided, above));
   const userSelected = [...selectedNames(taskSelections), ...(facts.message?.selections.map((s) => s.name) ?? [])];
-  return {
-    ...fields,
-    fingerprint: canonicalDigest(fields, known),
-    user_selected_skills: [...new Set(userSelected)],
-  };
+  return { ...answer, user_selected_skills: [...new Set(userSelected)] };
 
   function decideAbove(source: SelectionSource, entries: Entry[]): void {
     // Within one source a repeated name does not override its first entry.
@@ -209,12 +208,6 @@ function sorted(names: Iterable<string>): string[] {
   return [...new Set(names)].sort();
 }
 
-function memberTexts(name: string, decision: Decision): MemberTexts | undefined {
-  if (!decision.outcome.ok) return undefined;
-  const key = `${JSON.stringify(name)}:`;
-  return { canonical: key + canonicalJson(decision.outcome.ref), json: key + JSON.stringify(decision.outcome.ref) };
-}
-
 /** `base` with the names decided above the ghosts (`above`) merged in, their decisions winning. */
 function withAbove(base: Ordered, above: Ordered): Ordered {
   if (above.names.length === 0) return base;
@@ -234,87 +227,23 @@ function withAbove(base: Ordered, above: Ordered): Ordered {
   return out;
 }
 
-/** The JSON texts of the parts of answers resolveTask made (see resolutionJson). */
-const partTexts = new WeakMap<object, string>();
-
-/** True for a name JSON.stringify may not write in insertion order: it lists array indices (`42`) first. */
-function mayBeArrayIndex(name: string): boolean {
-  const first = name.charCodeAt(0);
-  return first >= 0x30 && first <= 0x39 && /^[0-9]+$/.test(name);
-}
-
-/** The resolved names' refs, and their canonical text. */
-function refsOf(order: Ordered): { record: Record<string, SkillRef>; canonical: string } {
-  const record: Record<string, SkillRef> = {};
-  let canonical = '';
-  let json = '';
-  let insertionOrder = true;
-  for (let i = 0; i < order.names.length; i++) {
-    const { outcome } = order.decisions[i];
-    const texts = order.texts[i];
-    if (!outcome.ok || !texts) continue;
-    const name = order.names[i];
-    // An own property whatever the name: `__proto__` would set the prototype.
-    if (name === '__proto__') {
-      Object.defineProperty(record, name, { value: outcome.ref, enumerable: true, writable: true, configurable: true });
-    } else {
-      record[name] = outcome.ref;
-    }
-    const comma = canonical === '' ? '' : ',';
-    canonical += comma + texts.canonical;
-    json += comma + texts.json;
-    if (insertionOrder && mayBeArrayIndex(name)) insertionOrder = false;
-  }
-  if (insertionOrder) partTexts.set(record, `{${json}}`);
-  return { record, canonical: `{${canonical}}` };
-}
-
-/**
- * `JSON.stringify(value)` for a part of a resolution (a refs record, a list of names): written as
- * the answer was made when resolveTask made it (a part is never changed once made).
- */
-export function resolutionJson(value: unknown): string {
-  return (typeof value === 'object' && value !== null && partTexts.get(value)) || JSON.stringify(value);
-}
-
-/** A list of names, written once: as JSON and canonically it is the same text. */
-function namesOf(order: Ordered): { names: string[]; text: string } {
-  const names = [...order.names];
-  const text = JSON.stringify(names);
-  partTexts.set(names, text);
-  return { names, text };
-}
-
-/**
- * Every hashed field of the answer (CONTRACT §5.3): exactly what the fingerprint covers; and the
- * canonical texts of its parts, for the fingerprint.
- */
-function output(facts: ResolutionFacts, namespace: string, ghosts: GhostDecisions, decidedAbove: Decisions) {
+/** The answer's parts as the rules decided them, for encode.ts to write and hash. */
+function output(
+  facts: ResolutionFacts,
+  namespace: string,
+  ghosts: GhostDecisions,
+  decidedAbove: Decisions,
+): AnswerParts {
   // Each name decided above the ghosts enters both maps with the same decision.
-  const above = ordered(decidedAbove, false);
-  const skillsOrder = withAbove(ghosts.skills, above);
-  const preloadOrder = withAbove(ghosts.preload, above);
-  const skills = namesOf(skillsOrder);
-  const preloadSkills = namesOf(preloadOrder);
-  const skillRefs = refsOf(skillsOrder);
-  const preloadRefs = refsOf(preloadOrder);
-  const fields = {
-    task_id: facts.taskId,
-    team_id: facts.teamId,
-    team_namespace: namespace,
-    skills: skills.names,
-    preload_skills: preloadSkills.names,
-    skill_refs: skillRefs.record,
-    preload_skill_refs: preloadRefs.record,
+  const above = ordered(decidedAbove, memberTexts);
+  return {
+    taskId: facts.taskId,
+    teamId: facts.teamId,
+    teamNamespace: namespace,
+    skills: withAbove(ghosts.skills, above),
+    preload: withAbove(ghosts.preload, above),
     unresolved: unresolvedWith(ghosts.unresolved, above),
   };
-  const known = new Map<object, string>([
-    [skills.names, skills.text],
-    [preloadSkills.names, preloadSkills.text],
-    [skillRefs.record, skillRefs.canonical],
-    [preloadRefs.record, preloadRefs.canonical],
-  ]);
-  return { fields, known };
 }
 
 /** The ghosts' failures but for the names decided above them, and those names' own, in name order. */

@@ -7,8 +7,8 @@ import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import type { PackageInspection } from './package/inspect-package';
-import { InspectionPool, InspectionPoolFullError } from './package/inspection-pool';
+import type { PackageInspection } from '../package/inspect-package';
+import { InspectionPool, InspectionPoolFullError } from '../package/inspection-pool';
 
 const RETRY_AFTER_SECONDS = 1;
 

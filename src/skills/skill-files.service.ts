@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
 import { FileType, fileType } from './file-content-type';
-import { findStoredEntry, openStoredEntry, ReadAt, StoredZipError } from './package/zip-random-access';
+import { findStoredEntry, openStoredEntry, ReadAt, StoredZipError } from '../package/zip-random-access';
 import { SkillEntity } from './skill.entity';
 import { SkillsRepository } from './skills.repository';
 

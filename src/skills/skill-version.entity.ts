@@ -3,7 +3,7 @@ import { UserEntity } from '../users/user.entity';
 import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
-import type { ManifestFile } from './package/inspect-package';
+import type { ManifestFile } from '../package/inspect-package';
 
 /** One immutable version of a skill: numbered from 1, never changed once written. */
 @Entity('skill_versions')

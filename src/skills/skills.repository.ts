@@ -9,7 +9,7 @@ import { readableScopeSql } from '../access';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
-import type { ManifestFile } from './package/inspect-package';
+import type { ManifestFile } from '../package/inspect-package';
 
 export interface SkillWithLatest {
   skill: SkillEntity;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { ScopedResourceEntity } from '../common/scoped/scoped-resource.entity';
+import { ScopedResourceEntity } from '../scoped/scoped-resource.entity';
 import type { ExplicitSelection } from '../resolver';
 import { TeamEntity } from '../teams/team.entity';
 

@@ -1,4 +1,4 @@
-import { scopedFields } from '../common/scoped/scoped-resource.dto';
+import { scopedFields } from '../scoped/scoped-resource.dto';
 import type { ExplicitSelection } from '../resolver';
 import { SubscriptionDto, SubscriptionSkillRefDto } from './dto/subscription.dto';
 import { SubscriptionEntity } from './subscription.entity';

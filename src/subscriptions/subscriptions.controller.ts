@@ -13,6 +13,7 @@ import { ApiErrors, JSON_BODY_ERRORS } from '../common/errors/error-response.dto
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import {
   SUBSCRIPTION_BODY_EXAMPLES,
+  SUBSCRIPTION_REPLACE_EXAMPLES,
   SubscriptionBodyDto,
   SubscriptionDto,
   SubscriptionListDto,
@@ -70,7 +71,7 @@ export class SubscriptionsController {
     operationId: 'replaceSubscription',
     summary: 'Replace the writable body; the namespace and owner never change',
   })
-  @ApiBody({ type: SubscriptionBodyDto, examples: SUBSCRIPTION_BODY_EXAMPLES })
+  @ApiBody({ type: SubscriptionBodyDto, examples: SUBSCRIPTION_REPLACE_EXAMPLES })
   @ApiErrors(
     'VALIDATION_FAILED',
     'SKILL_SELECTION_INVALID',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ResolutionFactsModule } from '../selection-facts/resolution-facts.module';
 import { TeamsModule } from '../teams/teams.module';
 import { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -7,7 +8,7 @@ import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SubscriptionEntity]), TeamsModule],
+  imports: [TypeOrmModule.forFeature([SubscriptionEntity]), ResolutionFactsModule, TeamsModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsRepository, SubscriptionsService],
   exports: [SubscriptionsRepository],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../groups/scoped-access.service';
-import { SelectionValidator } from '../resolution/selection-validator.service';
+import { SelectionValidator } from '../selection-facts/selection-validator.service';
 import { TEAM_NOT_FOUND } from '../teams/teams.service';
 import { TeamsRepository } from '../teams/teams.repository';
 import { SubscriptionBodyDto, SubscriptionDto, SubscriptionListQuery } from './dto/subscription.dto';

@@ -1,4 +1,4 @@
-import { NewRowRoute } from '../common/cache/write-invalidation.interceptor';
+import { NewRowRoute } from '../cache/write-invalidation.interceptor';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBody,

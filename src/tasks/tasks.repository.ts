@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { readableScopeSql } from '../access';
 import { AuditDetails, recordAudit } from '../common/audit/audit-log';
-import { ScopedListFilter } from '../common/scoped/scoped.repository';
+import { ScopedListFilter } from '../scoped/scoped.repository';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { BackgroundExecutionEntity } from './background-execution.entity';

@@ -4,7 +4,7 @@ import { Principal, UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../groups/scoped-access.service';
-import { SelectionValidator } from '../resolution/selection-validator.service';
+import { SelectionValidator } from '../selection-facts/selection-validator.service';
 import { CreateTaskDto, ExecutionCreatedDto, TaskDto, TaskListQuery } from './dto/task.dto';
 import { labelProblems, selectionLabels } from './task-labels';
 import { TaskEntity } from './task.entity';

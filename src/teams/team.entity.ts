@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { ScopedResourceEntity } from '../common/scoped/scoped-resource.entity';
+import { ScopedResourceEntity } from '../scoped/scoped-resource.entity';
 
 export interface TeamMember {
   bot_id: number;

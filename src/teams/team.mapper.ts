@@ -1,4 +1,4 @@
-import { scopedFields } from '../common/scoped/scoped-resource.dto';
+import { scopedFields } from '../scoped/scoped-resource.dto';
 import { TeamDto } from './dto/team.dto';
 import { TeamEntity } from './team.entity';
 

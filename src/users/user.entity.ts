@@ -1,7 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-
-export type UserRole = 'admin' | 'user';
-export const USER_ROLES: readonly UserRole[] = ['admin', 'user'];
+import type { UserRole } from '../access';
 
 @Entity('users')
 @Check('users_role_check', `"role" IN ('admin', 'user')`)

@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 import { recordAudit } from '../common/audit/audit-log';
 import { ApiKeyEntity } from './api-key.entity';
-import { UserEntity, UserRole } from './user.entity';
+import { UserRole } from '../access';
+import { UserEntity } from './user.entity';
 
 @Injectable()
 export class UsersRepository {

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { API_KEY_PREFIX, generateSecret, hashSecret, SHOWN_PREFIX_LENGTH } from '../auth/secrets';
 import { DomainError } from '../common/errors/domain-error';
-import { isUniqueViolation } from '../database/pg-errors';
+import { isUniqueViolation } from '../common/errors/pg-errors';
 import { ApiKeyDto, CreatedApiKeyDto, CreatedUserDto, UserDto } from './dto/user.dto';
-import { UserRole } from './user.entity';
+import { UserRole } from '../access';
 import { toApiKeyDto, toUserDto } from './user.mapper';
 import { NewKey, UsersRepository } from './users.repository';
 

@@ -1,13 +1,18 @@
 // CONTRACT §11: no request blocks the event loop for long. While each pathological body below is
 // processed, /api/health/live asked every 50 ms never waits more than 200 ms, and the body gets a
-// 4xx; while the heaviest tool-check runs (docs/tool-policy.md#budget), never more than 100 ms.
-// Before counts were checked first, the 100,000-skill ghost stalled the loop for 7.1 s.
-import { listen, probeEventLoop, rawRequest } from '../support/raw-http';
+// 4xx; while the hostile search query is refused, and while the heaviest tool-check runs
+// (docs/tool-policy.md#budget), never 100 ms. Before counts were checked first, the 100,000-skill
+// ghost stalled the loop for 7.1 s.
+import { listen, probeEventLoop, RawResponse, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, startTestApp, TestApp } from '../support/test-app';
 import { COMMAND_16_KIB, HeavyTask, heavyPolicyTask } from '../support/tool-policy-load';
 
 const MAX_PROBE_WAIT_MS = 200;
+/** A search, refused or run, blocks the loop for less than this (docs/search.md#limits). */
+const MAX_SEARCH_PROBE_WAIT_MS = 100;
+/** 113 x U+3316, a space, 135 x U+3315: 249 characters, 1,354 after NFKC (`㌖` is `キロメートル`). */
+const HOSTILE_QUERY = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
 /** docs/tool-policy.md#budget: no tool-check blocks /health/live for more than this. */
 const MAX_TOOL_CHECK_PROBE_WAIT_MS = 100;
 
@@ -148,6 +153,73 @@ describe('the event loop while pathological bodies are processed (CONTRACT §11)
     const { maxMs, probes } = await probe.stop();
     expect(probes).toBeGreaterThan(1);
     expect(maxMs).toBeGreaterThan(300);
+  });
+
+  it('the hostile search query, over HTTP and through find_skills, 1 and 5 at once: refused, the probe never waiting 100 ms', async () => {
+    const search = (q: string) =>
+      rawRequest(port, { path: `/api/skills/search?q=${encodeURIComponent(q)}`, headers: as(ADMIN_KEY) });
+    const findSkills = (query: string) =>
+      rawRequest(port, {
+        method: 'POST',
+        path: '/api/mcp',
+        headers: {
+          ...as(ADMIN_KEY),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: json({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'find_skills', arguments: { query } },
+        }),
+      });
+    // The app's first MCP request builds the MCP stack whatever it asks: asked once first, with a
+    // query that is fine, so the probe measures the hostile one.
+    expect((await search('pdf forms')).status).toBe(200);
+    const warm = await findSkills('pdf forms');
+    expect({ status: warm.status, items: Array.isArray(warm.body?.result?.structuredContent?.items) }).toEqual({
+      status: 200,
+      items: true,
+    });
+    const surfaces: Array<[string, () => Promise<RawResponse>, (res: RawResponse) => unknown]> = [
+      ['GET /api/skills/search', () => search(HOSTILE_QUERY), (res) => [res.status, res.body?.code]],
+      [
+        'find_skills',
+        () => findSkills(HOSTILE_QUERY),
+        (res) => [res.status, res.body?.result?.isError, res.body?.result?.structuredContent?.code],
+      ],
+    ];
+    const refused: Record<string, unknown> = {
+      'GET /api/skills/search': [400, 'VALIDATION_FAILED'],
+      find_skills: [200, true, 'VALIDATION_FAILED'],
+    };
+    for (const [surface, send, answer] of surfaces) {
+      for (const atOnce of [1, 5]) {
+        const title = `the hostile search query over ${surface}, ${atOnce} at once`;
+        const probe = await probeEventLoop(port);
+        await new Promise((r) => setTimeout(r, 150));
+        const started = process.hrtime.bigint();
+        const answers = await Promise.all(Array.from({ length: atOnce }, send));
+        const answerMs = Number(process.hrtime.bigint() - started) / 1e6;
+        await new Promise((r) => setTimeout(r, 150));
+        const { maxMs, probes } = await probe.stop();
+        measured.push({
+          case: title,
+          bytes: HOSTILE_QUERY.length,
+          status: answers[0].status,
+          answer_ms: Math.round(answerMs),
+          max_probe_ms: Math.round(maxMs),
+        });
+        expect(probes).toBeGreaterThan(2);
+        expect(answers.map(answer)).toEqual(Array.from({ length: atOnce }, () => refused[surface]));
+        expect({ case: title, maxMs, withinBound: maxMs <= MAX_SEARCH_PROBE_WAIT_MS }).toEqual({
+          case: title,
+          maxMs,
+          withinBound: true,
+        });
+      }
+    }
   });
 
   it('every case answers 4xx while the probe never waits more than 200 ms', async () => {

@@ -2,8 +2,8 @@
 // blocked nothing is heard, so caches serve nothing right after; but the connection is alive,
 // and the heartbeat waiting in its socket is heard as soon as the loop is free. A late timer is
 // not a dead connection: the listener keeps it (no reconnect) and caches come back by themselves.
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
-import { LISTENER_APPLICATION_NAME } from '../../src/common/cache/change-listener';
+import { ChangeGeneration } from '../../src/cache/change-generation';
+import { LISTENER_APPLICATION_NAME } from '../../src/cache/change-listener';
 import { databaseName, isServerMode } from '../support/database';
 import { startTestApp, TestApp } from '../support/test-app';
 import { Client } from 'pg';

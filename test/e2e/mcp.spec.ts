@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ClientRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { ChangeGeneration } from '../../src/cache/change-generation';
+import { SERVED_REQUESTS } from '../../src/mcp/mcp-params';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { publishSkill } from '../support/skills';
@@ -315,6 +316,23 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       }
     });
 
+    it("find_skills bounds the query as the route bounds q, after NFKC: the route's rule, named query", async () => {
+      const hostile = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
+      const words = Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ');
+      const before = await call(alice.key, 'find_skills', { query: 'reader guide' });
+      for (const query of [hostile, '\u3316'.repeat(43), words, 'a'.repeat(2049)]) {
+        const http = await t.http.get('/api/skills/search').query({ q: query }).set(as(alice.key));
+        expect(http.status).toBe(400);
+        const error = toolError(await call(alice.key, 'find_skills', { query }), 'VALIDATION_FAILED');
+        expect(error.message).toEqual((http.body.message as string[]).map((m) => m.replace(/^q /, 'query ')));
+      }
+      expect(await call(alice.key, 'find_skills', { query: 'reader guide' })).toEqual(before);
+      expect(structured(await call(alice.key, 'find_skills', { query: '\u3316'.repeat(42) }))).toEqual({
+        items: [],
+        query: '\u3316'.repeat(42),
+      });
+    });
+
     it('a task token is not offered find_skills: calling it is -32602, as for a tool that does not exist', async () => {
       for (const [key, name] of [
         [token, 'find_skills'],
@@ -428,7 +446,7 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
       expect(methods).toEqual(expect.arrayContaining(['initialize', 'ping', 'tools/list', 'tools/call']));
       for (const method of methods) {
         const { error } = await rpc(method, 42);
-        const served = ['initialize', 'ping', 'tools/list', 'tools/call'].includes(method);
+        const served = SERVED_REQUESTS.has(method);
         expect({ method, code: error.code }).toEqual({ method, code: served ? -32602 : -32601 });
       }
     });

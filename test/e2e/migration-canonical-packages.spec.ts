@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { buildDataSourceOptions } from '../../src/database/typeorm-options';
-import { inspectPackage } from '../../src/skills/package/inspect-package';
+import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
+import { inspectPackage } from '../../src/package/inspect-package';
 import { emptyServerDatabase, isServerMode, TestDatabase } from '../support/database';
 import { buildZip } from '../support/zip-builder';
 import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';

@@ -2,7 +2,7 @@
 // description and SKILL.md body, its name words and their variants; deleted skills stay out.
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { buildDataSourceOptions } from '../../src/database/typeorm-options';
+import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
 import { SkillSearchRepository } from '../../src/skills/search/skill-search.repository';
 import { searchTerms } from '../../src/skills/search/search-terms';
 import { emptyServerDatabase, isServerMode, TestDatabase } from '../support/database';

@@ -2,7 +2,7 @@
 // from their SKILL.md text with the parser publishing uses.
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { buildDataSourceOptions } from '../../src/database/typeorm-options';
+import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
 import { emptyServerDatabase, isServerMode, TestDatabase } from '../support/database';
 
 const onServer = isServerMode() ? describe : describe.skip;

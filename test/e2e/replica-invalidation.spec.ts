@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createApp } from '../../src/app.setup';
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { ChangeGeneration } from '../../src/cache/change-generation';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { countingQueries } from '../support/app-queries';
 import { isServerMode, withClient } from '../support/database';

@@ -214,7 +214,7 @@ describe('skill search', () => {
     'İstanbul ǅ ﬁle Ⅻ',
     '🎉 pdf 🎉',
     'x'.repeat(256),
-    Array.from({ length: 60 }, (_, i) => i).join(' '),
+    Array.from({ length: 16 }, (_, i) => i).join(' '),
     '%00 %zz',
   ])('any text is a query, never an error: %j', async (q) => {
     const res = await t.http.get('/api/skills/search').query({ q }).set(as(alice.key));
@@ -249,6 +249,43 @@ describe('skill search', () => {
     expectError(await t.http.get(`/api/skills/search?${query}`).set(as(alice.key)), 400, 'VALIDATION_FAILED');
   });
 
+  describe('bounds counted after NFKC and lower-casing (docs/search.md#limits)', () => {
+    const words = (n: number): string => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    const hostile = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
+
+    it.each([
+      ['the hostile query (249 characters, 1,354 after NFKC)', hostile, /it has 1354$/],
+      ['43 x ㌖ (258 after NFKC)', '\u3316'.repeat(43), /it has 258$/],
+      ['129 x İ (258 once lower-cased)', '\u0130'.repeat(129), /it has 258$/],
+      ['17 distinct words', words(17), /^q must hold at most 16 distinct words after normalisation; it has 17$/],
+      ['2,049 characters, refused before normalising', 'a'.repeat(2049), /it has over 2048 before$/],
+    ])('%s is 400 VALIDATION_FAILED naming the rule, and nothing changes', async (_what, q, message) => {
+      const before = await search(alice, { q: 'pdf forms' });
+      const stored = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM skill_search');
+      const body = expectError(
+        await t.http.get('/api/skills/search').query({ q }).set(as(alice.key)),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(body.message).toEqual([
+        expect.stringMatching(/^q must (be 1-256 characters after Unicode normalisation \(NFKC\)|hold at most 16)/),
+      ]);
+      expect((body.message as string[])[0]).toMatch(message);
+      expect(await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM skill_search')).toEqual(stored);
+      expect(await search(alice, { q: 'pdf forms' })).toEqual(before);
+    });
+
+    it.each([
+      ['42 x ㌖ (252 after NFKC)', '\u3316'.repeat(42)],
+      ['16 distinct words', words(16)],
+      ['17 words, 16 distinct once lower-cased', `${words(16)} W3`],
+    ])('%s is a query', async (_what, q) => {
+      const res = await t.http.get('/api/skills/search').query({ q }).set(as(alice.key));
+      expect(res.status).toBe(200);
+      expect(res.body.query).toBe(q);
+    });
+  });
+
   it('is for users: a task token gets 404, no credentials 401', async () => {
     const { team } = await s.teamWithGhost(alice, 'finder', ['pdf'], []);
     const task = await s.task(alice, { team_id: team.id });
@@ -257,7 +294,7 @@ describe('skill search', () => {
     expectError(await t.http.get('/api/skills/search?q=pdf'), 401, 'UNAUTHENTICATED');
   });
 
-  it('runs its statement with the values as literals that come back exactly as given', async () => {
+  it('binds its values as parameters that come back exactly as given, under settings for it alone', async () => {
     const hostile = [
       "o'brien",
       "'; DROP TABLE skills; --",
@@ -267,16 +304,30 @@ describe('skill search', () => {
       'ünïcødé ✓',
       '',
     ];
+    const db = t.app.get(DataSource);
     const [row] = await queryWithLocalSettings<{ a: string[]; b: string[]; c: number; d: boolean; e: null; f: number }>(
-      t.app.get(DataSource),
+      db,
       SEARCH_PLANNER_SETTINGS,
-      'SELECT $1::text[] AS a, $2::text[] AS b, $3::int AS c, $4::boolean AS d, $5::text AS e, $6::float8 AS f',
+      "SELECT $1::text[] AS a, $2::text[] AS b, $3::int AS c, $4::boolean AS d, $5::text AS e, $6::float8 AS f, current_setting('enable_indexscan') AS g",
       [hostile, [], 42, false, null, 0.25],
     );
-    expect(row).toEqual({ a: hostile, b: [], c: 42, d: false, e: null, f: 0.25 });
-    expect(await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM skills')).toEqual([
-      { n: expect.any(Number) },
-    ]);
+    expect(row).toEqual({ a: hostile, b: [], c: 42, d: false, e: null, f: 0.25, g: 'off' });
+    await expect(queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, 'SELECT 1 / $1::int', [0])).rejects.toThrow(
+      /division by zero/,
+    );
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, 'SELECT $1::jsonb', [circular])).rejects.toThrow(
+      /circular/i,
+    );
+    // Every connection of the pool is back to the defaults, and nothing was left in a transaction.
+    const after = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        db.query("SELECT current_setting('enable_indexscan') AS g, now() = statement_timestamp() AS fresh"),
+      ),
+    );
+    expect(after.flat()).toEqual(Array.from({ length: 4 }, () => ({ g: 'on', fresh: true })));
+    expect(await db.query('SELECT count(*)::int AS n FROM skills')).toEqual([{ n: expect.any(Number) }]);
   });
 
   it('is served by indexes: GIN for the terms, the scope key for the reader, no scan of skill_search', async () => {

@@ -1,7 +1,7 @@
 // The tool policy through the real app (CONTRACT §3, §7, §9.2): VikingBot and OpenClaw skills are
 // taken, their policy is served on Version, the manifest and every ref, tool-check answers the
 // intersection rule, and remote-skills.json is a document VeADK's loader takes.
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
+import { ChangeGeneration } from '../../src/cache/change-generation';
 import { remoteSkillsLoaderViolations } from '../../src/policy';
 import { Scenario } from '../support/scenario';
 import { publish, publishVersion, skillRowCounts } from '../support/skills';

@@ -1008,7 +1008,7 @@ describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
     expect(loaded.length).toBeGreaterThan(5);
     const outsideClient = loaded
       .map((p) => p.slice(REPO.length + 1))
-      .filter((p) => !/^dist\/src\/(client|skills\/package)\/[a-z-]+\.js$/.test(p));
+      .filter((p) => !/^dist\/src\/(client|package)\/[a-z-]+\.js$/.test(p));
     expect(outsideClient).toEqual([]);
     expect(loaded.filter((p) => /node_modules|@nestjs|typeorm|[/\\]pg[/\\]/.test(p))).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // batched record of keys used (written by a timer, which may fire during any call).
 import { Client } from 'pg';
 import { TOUCH_API_KEYS_SQL } from '../../src/auth/credentials.repository';
-import { LISTENER_APPLICATION_NAME } from '../../src/common/cache/change-listener';
+import { LISTENER_APPLICATION_NAME } from '../../src/cache/change-listener';
 
 export async function countingQueries<T>(run: () => Promise<T>): Promise<{ result: T; queries: number }> {
   const spy = jest.spyOn(Client.prototype, 'query');

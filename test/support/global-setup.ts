@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../../src/database/typeorm-options';
+import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
 import { MODE_ENV, URL_ENV } from './database';
 
 declare global {

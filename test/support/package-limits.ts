@@ -1,4 +1,5 @@
 // The package limits tests inspect with: the service's defaults (CONTRACT §3).
-import { loadConfig, PackageLimits } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/app-config';
+import type { PackageLimits } from '../../src/package/limits';
 
 export const DEFAULT_LIMITS: PackageLimits = loadConfig({}).packageLimits;

@@ -7,8 +7,8 @@ import request from 'supertest';
 import { createApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { ChangeGeneration } from '../../src/common/cache/change-generation';
-import { CHANGE_CHANNEL } from '../../src/common/cache/change-listener';
+import { ChangeGeneration } from '../../src/cache/change-generation';
+import { CHANGE_CHANNEL } from '../../src/cache/change-listener';
 import { freshDatabase, isServerMode, TestDatabase, withClient } from './database';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';

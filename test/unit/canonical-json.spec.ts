@@ -1,4 +1,4 @@
-import { canonicalDigest, canonicalJson, inOnePiece } from '../../src/common/canonical-json';
+import { canonicalDigest, canonicalJson, inOnePiece } from '../../src/package/canonical-json';
 
 describe('canonicalJson (RFC 8785)', () => {
   it.each([

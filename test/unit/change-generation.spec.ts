@@ -1,4 +1,4 @@
-import { ChangeGeneration, GenerationCache } from '../../src/common/cache/change-generation';
+import { ChangeGeneration, GenerationCache } from '../../src/cache/change-generation';
 
 describe('GenerationCache', () => {
   it('serves an entry until the next change', () => {

@@ -15,8 +15,8 @@ import { serviceRoot } from '../../src/client/service-client';
 import { parseTaskSkills } from '../../src/client/task-skills';
 import { unpackPackage } from '../../src/client/unpack';
 import { loadConfig } from '../../src/config/app-config';
-import { buildCanonicalZip } from '../../src/skills/package/canonical-zip';
-import { inspectPackage } from '../../src/skills/package/inspect-package';
+import { buildCanonicalZip } from '../../src/package/canonical-zip';
+import { inspectPackage } from '../../src/package/inspect-package';
 import { hostileZips } from '../support/hostile-zips';
 import { buildZip, skillZip } from '../support/zip-builder';
 

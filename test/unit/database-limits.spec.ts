@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { ConfigError, loadConfig } from '../../src/config/app-config';
-import { isDatabaseUnavailable } from '../../src/database/pg-errors';
-import { buildDataSourceOptions } from '../../src/database/typeorm-options';
+import { isDatabaseUnavailable } from '../../src/common/errors/pg-errors';
+import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
 
 describe('database time limits (CONTRACT §11)', () => {
   it('default to connect 5 s, statement 15 s, pool acquire 5 s', () => {

@@ -90,7 +90,7 @@ describe('params that do not fit the request', () => {
   });
 
   it.each<[string, unknown]>([
-    ['a method the server does not serve (the SDK answers -32601)', request('resources/list', 42)],
+    ['a method the server does not serve (the SDK answers -32601)', request('prompts/list', 42)],
     ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized', params: 5 }],
     ['a response', { jsonrpc: '2.0', id: 1, result: {} }],
     ['no JSON-RPC message (the transport answers it)', { hello: 'world' }],
@@ -101,7 +101,18 @@ describe('params that do not fit the request', () => {
   });
 
   it('serves exactly the methods the server answers', () => {
-    expect([...SERVED_REQUESTS.keys()]).toEqual(['initialize', 'ping', 'tools/list', 'tools/call']);
+    expect([...SERVED_REQUESTS.keys()]).toEqual([
+      'initialize',
+      'ping',
+      'tools/list',
+      'tools/call',
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'resources/directory/read',
+      'skills/list',
+      'skills/get',
+    ]);
   });
 });
 

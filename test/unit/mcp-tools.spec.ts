@@ -45,12 +45,29 @@ describe('MCP tool inputs', () => {
     ['a path', FILE_INPUT, { skill_id: 1, path: 'references/a b.md' }, 'ok'],
     ['an empty path', FILE_INPUT, { skill_id: 1, path: '' }, ['path must be a string of 1-4096 characters']],
     ['a query', FIND_INPUT, { query: 'pdf', limit: 50, min_score: 0 }, 'ok'],
-    ['an empty query', FIND_INPUT, { query: '' }, ['query must be a string of 1-256 characters']],
+    [
+      'an empty query',
+      FIND_INPUT,
+      { query: '' },
+      ['query must be 1-256 characters after Unicode normalisation (NFKC) and lower-casing'],
+    ],
     [
       'a query of 257 characters',
       FIND_INPUT,
       { query: 'q'.repeat(257) },
-      ['query must be a string of 1-256 characters'],
+      ['query must be 1-256 characters after Unicode normalisation (NFKC) and lower-casing; it has 257'],
+    ],
+    [
+      'a query of 43 x U+3316 (258 characters after NFKC)',
+      FIND_INPUT,
+      { query: '\u3316'.repeat(43) },
+      ['query must be 1-256 characters after Unicode normalisation (NFKC) and lower-casing; it has 258'],
+    ],
+    [
+      'a query of 17 words',
+      FIND_INPUT,
+      { query: Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ') },
+      ['query must hold at most 16 distinct words after normalisation; it has 17'],
     ],
     [
       'limit 0 and min_score 1.5',
@@ -96,6 +113,11 @@ describe('MCP tool inputs', () => {
     ],
   ])('%s', (_, schema, args, expected) => {
     expect(problems(schema, args)).toEqual(expected);
+  });
+
+  it('lists the query as 1-256 characters', () => {
+    const { properties } = z.toJSONSchema(FIND_INPUT, { io: 'input', target: 'draft-07' });
+    expect(properties?.query).toEqual(expect.objectContaining({ type: 'string', minLength: 1, maxLength: 256 }));
   });
 
   it('tools/list shows the checked schema, while the SDK passes any object through', () => {

@@ -1,8 +1,8 @@
 // CONTRACT §5.1-§5.4: a task's sources merged into exact refs, told as users' stories.
-import { canonicalDigest } from '../../src/common/canonical-json';
+import { canonicalDigest } from '../../src/package/canonical-json';
 import { toTaskSkillsDto, taskSkillsJson } from '../../src/resolution/resolution.mapper';
-import type { TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
-import { ghostReach, reachFilter, taskReach } from '../../src/resolution/skill-reach';
+import type { TaskSelectionFacts } from '../../src/selection-facts/resolution-facts.repository';
+import { ghostReach, reachFilter, taskReach } from '../../src/selection-facts/skill-reach';
 import { decideGhosts, resolutionJson, resolveTask } from '../../src/resolver';
 import type {
   ExplicitSelection,

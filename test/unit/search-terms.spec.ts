@@ -1,8 +1,8 @@
 // Query words, name variants and the searched body (CONTRACT §8.1), as tables of cases.
 import { buildSearchQuery, quoteLexeme, StemCache, TermStems } from '../../src/skills/search/search-query';
+import { MAX_QUERY_WORDS, MAX_VARIANT_WORD_CHARS } from '../../src/skills/search/search-query-rule';
 import {
   MAX_BODY_CHARS,
-  MAX_QUERY_TERMS,
   nameVariants,
   queryWords,
   searchBody,
@@ -47,9 +47,22 @@ describe('search terms', () => {
     expect(queryWords(q)).toEqual(words);
   });
 
-  it('keeps at most MAX_QUERY_TERMS distinct words', () => {
+  it('keeps at most MAX_QUERY_WORDS distinct words', () => {
     const q = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
-    expect(queryWords(q)).toHaveLength(MAX_QUERY_TERMS);
+    expect(queryWords(q)).toHaveLength(MAX_QUERY_WORDS);
+  });
+
+  it.each([
+    ['ab', false, 0],
+    ['git', true, 0],
+    ['jira', true, 5],
+    ['x'.repeat(MAX_VARIANT_WORD_CHARS), true, 2], // one deletion of a repeated letter is one variant
+    [Array.from({ length: MAX_VARIANT_WORD_CHARS }, (_, i) => String.fromCharCode(0x4e00 + i)).join(''), true, 33],
+    ['x'.repeat(MAX_VARIANT_WORD_CHARS + 1), false, 0],
+    ['\u30ad\u30ed\u30e1\u30fc\u30c8\u30eb'.repeat(6), false, 0], // 36 characters: no variants, no prefix
+  ])('%j has a prefix: %s, and %i variants', (q, prefix, count) => {
+    const [term] = searchTerms(q);
+    expect({ prefix: term.prefix, variants: term.variants.length }).toEqual({ prefix, variants: count });
   });
 
   it.each([
@@ -144,10 +157,15 @@ describe('search queries', () => {
       { exact: "'testing' | 'test'", prefix: "'testing':*", variants: wordVariants('testing') },
       { exact: "'ci'", prefix: null, variants: [] },
     ]);
-    expect(query.anyTerm).toBe("'pdfs' | 'pdf' | 'testing' | 'test' | 'ci'");
-    expect(query.everyTerm).toBe("( 'pdfs' | 'pdf' ) & ( 'testing' | 'test' ) & ( 'ci' )");
-    expect(query.name).toBe("'pdfs' | 'pdf' | 'pdfs':* | 'testing' | 'test' | 'testing':* | 'ci'");
-    expect(query.variants).toEqual([...new Set([...wordVariants('pdfs'), ...wordVariants('testing')])].sort());
+  });
+
+  it('leaves words of more than MAX_VARIANT_WORD_CHARS characters without prefix and typo variants', () => {
+    const long = 'a'.repeat(MAX_VARIANT_WORD_CHARS + 1);
+    const query = buildSearchQuery(searchTerms(`${long} docker`), stems([long], ['docker']))!;
+    expect(query.terms).toEqual([
+      { exact: `'${long}'`, prefix: null, variants: [] },
+      { exact: "'docker'", prefix: "'docker':*", variants: wordVariants('docker') },
+    ]);
   });
 
   it('is nothing when every word is a stop word', () => {

@@ -1,8 +1,8 @@
 // Hostile and broken archives: unsafe entries, layout, limits counted on real bytes, and a zip bomb.
 import { randomBytes } from 'node:crypto';
-import { PackageLimits } from '../../src/config/app-config';
-import { PackageInspection, ProblemCode, inspectPackage } from '../../src/skills/package/inspect-package';
-import { listZip, outputChunk } from '../../src/skills/package/zip-reader';
+import type { PackageLimits } from '../../src/package/limits';
+import { PackageInspection, ProblemCode, inspectPackage } from '../../src/package/inspect-package';
+import { listZip, outputChunk } from '../../src/package/zip-reader';
 import { hostileZips } from '../support/hostile-zips';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
 import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';

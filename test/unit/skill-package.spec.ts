@@ -1,7 +1,7 @@
 // Skill packages as a publisher sees them: the manifest and revision of good packages, and every SKILL.md rule.
 import { createHash } from 'node:crypto';
-import { canonicalDigest } from '../../src/common/canonical-json';
-import { ProblemCode, WarningCode, inspectPackage } from '../../src/skills/package/inspect-package';
+import { canonicalDigest } from '../../src/package/canonical-json';
+import { ProblemCode, WarningCode, inspectPackage } from '../../src/package/inspect-package';
 import { ZipEntryInput, buildZip, skillZip } from '../support/zip-builder';
 import { DEFAULT_LIMITS as LIMITS } from '../support/package-limits';
 

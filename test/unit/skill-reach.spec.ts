@@ -1,5 +1,5 @@
-import type { SkillReach, TaskSelectionFacts } from '../../src/resolution/resolution-facts.repository';
-import { ghostReach, reachFilter, reachOf, taskReach } from '../../src/resolution/skill-reach';
+import type { SkillReach, TaskSelectionFacts } from '../../src/selection-facts/resolution-facts.repository';
+import { ghostReach, reachFilter, reachOf, taskReach } from '../../src/selection-facts/skill-reach';
 import type { SkillFacts } from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 

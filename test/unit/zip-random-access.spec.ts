@@ -3,14 +3,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { buildCanonicalZip, CanonicalFile } from '../../src/skills/package/canonical-zip';
+import { buildCanonicalZip, CanonicalFile } from '../../src/package/canonical-zip';
 import {
   findStoredEntry,
   openStoredEntry,
   ReadAt,
   StoredEntry,
   StoredZipError,
-} from '../../src/skills/package/zip-random-access';
+} from '../../src/package/zip-random-access';
 
 interface Reader {
   read: ReadAt;

@@ -24,7 +24,7 @@ export class AuditEventQuery {
   @Matches(ACTION, { message: `action must be <target_type>.<verb> with a verb of ${AUDIT_VERBS.join(', ')}` })
   action?: string;
 
-  @ApiPropertyOptional({ enum: AUDIT_TARGET_TYPES })
+  @ApiPropertyOptional({ enum: AUDIT_TARGET_TYPES, description: 'Only events about this kind of thing' })
   @IsOptional()
   @IsIn(AUDIT_TARGET_TYPES)
   target_type?: AuditTargetType;

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 
 /** The whole writable body, for POST and PUT alike. */
 export class BotBodyDto extends ScopedBodyDto {
@@ -19,7 +19,10 @@ export class BotDto extends ScopedResourceDto {
 
 /** A valid body for POST and PUT (the ghost id is one the caller may read). */
 export const BOT_BODY_EXAMPLES = {
-  bot: { summary: 'A personal bot on a ghost', value: { name: 'release-bot', namespace: 'default', ghost_id: 1 } },
+  bot: {
+    summary: 'A personal bot on the first ghost (ghost 1 on a fresh install)',
+    value: { name: 'greeter-bot', namespace: 'default', ghost_id: 1 },
+  },
 };
 
 export class BotListDto {

@@ -31,7 +31,7 @@ type AuditValue = string | number | boolean | null | AuditValue[] | { [key: stri
 export interface AuditEventInput {
   type: AuditTargetType;
   verb: AuditVerb;
-  /** The target's id (see the README for the targets without one of their own). */
+  /** The target's id (see docs/operations.md#audit-log for the targets without one of their own). */
   id: number;
   /** The namespace the target lives in; null for users and API keys, which have none. */
   namespace: string | null;

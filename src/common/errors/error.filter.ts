@@ -1,7 +1,7 @@
 // The one place where errors become HTTP answers: {statusCode, error, message, code, details?, requestId}.
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../../database/pg-errors';
+import { isDatabaseUnavailable } from './pg-errors';
 import { AppLogger } from '../logging/app-logger';
 import { requestContext } from '../logging/request-context';
 import { DomainError, ERROR_STATUS, ErrorCode } from './domain-error';

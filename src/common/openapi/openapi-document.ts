@@ -6,6 +6,7 @@ import { ERROR_HEADERS, errorExamples } from '../errors/error-response.dto';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../http/api-auth.decorator';
 import { ID_SCHEMA } from '../http/id.pipe';
 import { pathOperationOf } from './api-path-operations.decorator';
+import { OPERATION_DESCRIPTIONS, pathIdDoc } from './operation-docs';
 
 /** One tag per feature, in the order an operator meets them. */
 export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> = [
@@ -123,7 +124,18 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: Array<{ in: string; name: string; schema?: unknown }>;
+  parameters?: Array<{ in: string; name: string; schema?: unknown; description?: string; example?: unknown }>;
+}
+
+/** `limit` says its own bounds: `Items per page, 1-100 (default 20)`. */
+function pageSizeDescription(schema: unknown): string {
+  const {
+    minimum,
+    maximum,
+    default: fallback,
+  } = (schema ?? {}) as { minimum?: number; maximum?: number; default?: number };
+  const range = minimum !== undefined && maximum !== undefined ? `, ${minimum}-${maximum}` : '';
+  return `Items per page${range}${fallback !== undefined ? ` (default ${fallback})` : ''}`;
 }
 
 /**
@@ -145,8 +157,21 @@ export function finishOpenApiDocument(document: OpenAPIObject, prefix: string): 
         op.tags = [own.tag];
         if (own.description) op.description = own.description;
       }
+      if (!op.description && op.operationId && OPERATION_DESCRIPTIONS[op.operationId]) {
+        op.description = OPERATION_DESCRIPTIONS[op.operationId];
+      }
       for (const param of op.parameters ?? []) {
-        if (param.in === 'path' && /^(id|\w+Id)$/.test(param.name)) param.schema = { ...ID_SCHEMA };
+        if (param.in === 'path' && /^(id|\w+Id)$/.test(param.name)) {
+          param.schema = { ...ID_SCHEMA };
+          const doc = pathIdDoc(path, prefix, param.name);
+          if (doc) {
+            param.description ??= doc.description;
+            param.example ??= doc.example;
+          }
+        }
+        if (param.in === 'query' && param.name === 'limit' && !param.description) {
+          param.description = pageSizeDescription(param.schema);
+        }
       }
     }
   }

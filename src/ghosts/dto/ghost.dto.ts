@@ -3,7 +3,7 @@ import { IsArray, IsOptional, IsString, Length } from 'class-validator';
 import { Distinct, MaxItems, MaxKeys } from '../../common/http/input-limits';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
 
@@ -119,16 +119,42 @@ export class GhostDto extends ScopedResourceDto {
   preload_skill_refs: Record<string, GhostSkillRefDto>;
 }
 
-/** A valid body for POST and PUT: the caller's own `pdf-tools`, by ref, preloaded. */
+/**
+ * Valid bodies for POST and PUT, in the order a user meets them on a fresh install: a ghost that
+ * needs nothing to exist yet, then one preloading the first skill published (the README
+ * quickstart's `hello-world`, skill 1) by ref.
+ */
 export const GHOST_BODY_EXAMPLES = {
   ghost: {
-    summary: 'A personal ghost preloading one skill by ref',
+    summary: 'A personal ghost with no skills yet (works on a fresh install)',
+    value: { name: 'greeter', namespace: 'default', skills: [], preload_skills: [] },
+  },
+  withSkill: {
+    summary: "A ghost preloading the first skill published (the quickstart's hello-world, skill 1), by ref",
     value: {
-      name: 'release-notes',
+      name: 'greeter-with-skill',
       namespace: 'default',
-      skills: ['pdf-tools'],
-      preload_skills: ['pdf-tools'],
-      skill_refs: { 'pdf-tools': { skill_id: 11 } },
+      skills: ['hello-world'],
+      preload_skills: ['hello-world'],
+      skill_refs: { 'hello-world': { skill_id: 1 } },
+    },
+  },
+};
+
+/** PUT on ghost 1 (`greeter`): the same name, so trying the examples in order never clashes. */
+export const GHOST_REPLACE_EXAMPLES = {
+  ghost: {
+    summary: 'Ghost 1 as it was made, no skills (works on a fresh install)',
+    value: { name: 'greeter', namespace: 'default', skills: [], preload_skills: [] },
+  },
+  withSkill: {
+    summary: "Ghost 1 preloading the first skill published (the quickstart's hello-world, skill 1), by ref",
+    value: {
+      name: 'greeter',
+      namespace: 'default',
+      skills: ['hello-world'],
+      preload_skills: ['hello-world'],
+      skill_refs: { 'hello-world': { skill_id: 1 } },
     },
   },
 };

@@ -7,7 +7,7 @@ const ID = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
 export class JsonRpcRequestDto {
   @ApiProperty({ enum: ['2.0'] }) jsonrpc: '2.0';
   @ApiPropertyOptional({ ...ID, description: 'Absent for a notification', example: 1 }) id?: string | number;
-  @ApiProperty({ example: 'tools/call', description: 'initialize, tools/list, tools/call, ping, notifications/…' })
+  @ApiProperty({ example: 'tools/call', description: 'initialize, ping, tools/list, tools/call, skills/list, skills/get, resources/list, resources/read, resources/templates/list, resources/directory/read, notifications/…' })
   method: string;
   @ApiPropertyOptional({
     type: 'object',
@@ -20,17 +20,21 @@ export class JsonRpcRequestDto {
 /** Messages a client sends, each valid on its own (the endpoint is stateless). */
 export const JSON_RPC_EXAMPLES = {
   callTool: {
-    summary: "tools/call: a task's skills as exact refs",
+    summary: "tools/call: task 1's skills as exact refs (the first task of a fresh install)",
     value: {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'get_task_skills', arguments: { task_id: 12 } },
+      params: { name: 'get_task_skills', arguments: { task_id: 1 } },
     },
   },
   listTools: {
     summary: 'tools/list: the tools this caller may use',
     value: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  },
+  listSkills: {
+    summary: 'skills/list: the skills this caller may read, as the MCP Skills extension lists them',
+    value: { jsonrpc: '2.0', id: 4, method: 'skills/list', params: {} },
   },
   initialize: {
     summary: 'initialize (optional)',

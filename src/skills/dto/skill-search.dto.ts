@@ -1,26 +1,50 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidationArguments,
+} from 'class-validator';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
+import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, searchQueryProblems } from '../search/search-query-rule';
 import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from './skill.dto';
 
 export const SEARCH_DEFAULT_LIMIT = 8;
 export const SEARCH_MAX_LIMIT = 50;
 export const SEARCH_DEFAULT_MIN_SCORE = 0.35;
 
-/** Text PostgreSQL can hold: no U+0000, and surrogates only in pairs. */
-// eslint-disable-next-line no-control-regex
-const TEXT = /^(?:[^\u0000\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+/** `q` as search-query-rule.ts bounds it: counted after normalisation (docs/search.md#limits). */
+function IsSearchQuery(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isSearchQuery',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || searchQueryProblems(value).length === 0,
+      defaultMessage: (args?: ValidationArguments) =>
+        typeof args?.value === 'string' ? searchQueryProblems(args.value).join('; ') : 'q must be a string',
+    },
+  });
+}
 
 /** A decimal such as `0.5` or `1`; anything else (empty, `0x1`, `1e-1`) fails the number check. */
 const decimal = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value === undefined ? value : NaN;
 
 export class SkillSearchQuery {
-  @ApiProperty({ minLength: 1, maxLength: 256, example: 'fill a pdf form', description: 'Words to look for' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: MAX_QUERY_CHARS,
+    example: 'fill a pdf form',
+    description: `Words to look for: 1-${MAX_QUERY_CHARS} characters and at most ${MAX_QUERY_WORDS} distinct words, counted after Unicode normalisation (NFKC) and lower-casing`,
+  })
   @IsString()
-  @Length(1, 256, { message: 'q must be 1-256 characters' })
-  @Matches(TEXT, { message: 'q must not contain U+0000 or unpaired surrogates' })
+  @IsSearchQuery()
   q: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })
@@ -75,7 +99,7 @@ export class SkillSearchHitDto {
     minimum: 0,
     maximum: 1,
     example: 0.82,
-    description: 'Lexical relevance; the README states the formula',
+    description: 'Lexical relevance; docs/search.md#score states the formula',
   })
   score: number;
 }

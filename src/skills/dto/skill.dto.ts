@@ -9,7 +9,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 
 import { SKILL_NAME_PATTERN } from '../../access';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../package/problem';
+import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../../package/problem';
 
 /** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
 export class RequiresDto {

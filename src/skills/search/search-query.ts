@@ -1,6 +1,6 @@
 // The text-search queries of one search (CONTRACT §8.1), built from the query's terms and the
 // English stems PostgreSQL gave them. Pure; the repository runs them.
-import { MIN_PREFIX_LENGTH, SearchTerm } from './search-terms';
+import { SearchTerm } from './search-terms';
 
 /** What PostgreSQL's `english` configuration made of one term. */
 export interface TermStems {
@@ -13,21 +13,17 @@ export interface TermStems {
 export interface QueryTerm {
   /** tsquery: the forms of the word and their stems, any of them. */
   exact: string;
-  /** tsquery: name words it begins, or null for short words. */
+  /** tsquery: name words it begins, or null for words too short or too long (SearchTerm.prefix). */
   prefix: string | null;
   variants: string[];
 }
 
+/**
+ * The terms a search ranks by, stop words left out. The statement combines them itself (some term
+ * in the name, any or every term in the body), so each term's text is sent once.
+ */
 export interface SearchQuery {
   terms: QueryTerm[];
-  /** Some term: as a word of the name, a name word it begins, ... */
-  name: string;
-  /** ... in the description or the body. */
-  anyTerm: string;
-  /** Every term (in the body). */
-  everyTerm: string;
-  /** Every typo variant of every term. */
-  variants: string[];
 }
 
 /** A lexeme quoted for tsquery syntax, whatever it holds. */
@@ -43,18 +39,11 @@ export function buildSearchQuery(terms: SearchTerm[], stems: TermStems[]): Searc
     const lexemes = [...new Set([...term.forms, ...stems[i].stems])];
     kept.push({
       exact: lexemes.map(quoteLexeme).join(' | '),
-      prefix: Array.from(term.word).length >= MIN_PREFIX_LENGTH ? `${quoteLexeme(term.word)}:*` : null,
+      prefix: term.prefix ? `${quoteLexeme(term.word)}:*` : null,
       variants: term.variants,
     });
   });
-  if (kept.length === 0) return null;
-  return {
-    terms: kept,
-    name: kept.map((t) => (t.prefix ? `${t.exact} | ${t.prefix}` : t.exact)).join(' | '),
-    anyTerm: kept.map((t) => t.exact).join(' | '),
-    everyTerm: kept.map((t) => `( ${t.exact} )`).join(' & '),
-    variants: [...new Set(kept.flatMap((t) => t.variants))].sort(),
-  };
+  return kept.length === 0 ? null : { terms: kept };
 }
 
 /** Stems of words already asked for: `english` stems a word the same way every time. */

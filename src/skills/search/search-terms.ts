@@ -1,9 +1,9 @@
 // How text becomes search terms (CONTRACT §8.1), on both sides: the words of a query, and the words
 // of a skill name with the one-edit variants that let a typo find them. Pure: the SQL that ranks
-// (skill-search.repository.ts) receives these arrays; stemming is PostgreSQL's (`english`).
+// (skill-search.repository.ts) receives these arrays; stemming is PostgreSQL's (`english`). What a
+// query may be is search-query-rule.ts.
+import { distinctWords, MAX_QUERY_WORDS, MAX_VARIANT_WORD_CHARS, normalizeQuery } from './search-query-rule';
 
-/** A query holds at most this many distinct words; the rest are ignored. */
-export const MAX_QUERY_TERMS = 16;
 /** Query words at least this long (in characters) also match name words within one edit. */
 export const MIN_TYPO_LENGTH = 4;
 /** Query words at least this long also match name words they begin. */
@@ -16,29 +16,37 @@ export interface SearchTerm {
   word: string;
   /** Forms that count as the same word before stemming: the word, and its singular when it ends in one `s`. */
   forms: string[];
-  /** The word and its one-deletion variants (empty below MIN_TYPO_LENGTH): see `wordVariants`. */
+  /**
+   * The word and its one-deletion variants (see `wordVariants`): empty below MIN_TYPO_LENGTH and
+   * above MAX_VARIANT_WORD_CHARS characters, so a term has at most 33 of at most 32 characters.
+   */
   variants: string[];
+  /** Whether the word also matches name words it begins: MIN_PREFIX_LENGTH to MAX_VARIANT_WORD_CHARS characters. */
+  prefix: boolean;
 }
 
 /**
  * Runs of letters and digits, NFKC-normalised and lower-cased: `pdf-forms` and `PDF Forms` both give
- * `pdf`, `forms`. Punctuation only gives no word at all (and an empty answer).
+ * `pdf`, `forms`. Punctuation only gives no word at all (and an empty answer). A query past
+ * MAX_QUERY_WORDS distinct words is refused before it gets here; the cut only keeps this bounded.
  */
 export function queryWords(q: string): string[] {
-  const words =
-    q
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
+  return distinctWords(normalizeQuery(q)).slice(0, MAX_QUERY_WORDS);
 }
 
 export function searchTerms(q: string): SearchTerm[] {
   return queryWords(q).map((word) => {
+    const chars = length(word);
     const forms = [word];
     // English stemming leaves vowel-less plurals alone ("pdfs", "csvs"); the singular is tried too.
-    if (length(word) >= MIN_TYPO_LENGTH && /[^s]s$/.test(word)) forms.push(word.slice(0, -1));
-    return { word, forms, variants: length(word) >= MIN_TYPO_LENGTH ? wordVariants(word) : [] };
+    if (chars >= MIN_TYPO_LENGTH && /[^s]s$/.test(word)) forms.push(word.slice(0, -1));
+    const varied = chars <= MAX_VARIANT_WORD_CHARS;
+    return {
+      word,
+      forms,
+      variants: varied && chars >= MIN_TYPO_LENGTH ? wordVariants(word) : [],
+      prefix: varied && chars >= MIN_PREFIX_LENGTH,
+    };
   });
 }
 

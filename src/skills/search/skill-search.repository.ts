@@ -1,5 +1,5 @@
 // Ranked search over `skill_search` (CONTRACT §8.1), in one statement that runs the same on PGlite
-// and on a server. The README states the formula; search-terms.ts makes the terms.
+// and on a server. docs/search.md#score states the formula; search-terms.ts makes the terms.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -7,7 +7,8 @@ import { queryWithLocalSettings } from '../../database/prepared-query';
 import { readableScopeSql } from '../../access';
 import { readableScopeKeys } from './search-document';
 import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
-import { MAX_QUERY_TERMS, SearchTerm } from './search-terms';
+import { MAX_QUERY_WORDS } from './search-query-rule';
+import { SearchTerm } from './search-terms';
 
 export interface SearchFilter {
   terms: SearchTerm[];
@@ -48,6 +49,16 @@ const STEMS_SQL = `
     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(word, forms, ord)
    ORDER BY t.ord`;
 
+/** Term `i`'s tsquery (1-based), its prefix tsquery (NULL without one), and its typo variants. */
+const exact = (i: number): string => `($1::tsquery[])[${i}]`;
+const prefix = (i: number): string => `($2::tsquery[])[${i}]`;
+const variants = (i: number): string => `($4::text[])[($3::int[])[${i}]:($3::int[])[${i + 1}] - 1]`;
+
+/** `part(i)` for the terms 1..n, joined by `op`: the tsqueries of the terms combined in the statement. */
+function eachTerm(n: number, part: (i: number) => string, op: string): string {
+  return `(${Array.from({ length: n }, (_, i) => part(i + 1)).join(` ${op} `)})`;
+}
+
 /**
  * The score of the skill `s` for `n` terms: each term weighs what it matched best (WEIGHTS); the
  * score is their mean times BASE + (1 - BASE) x the share of the name's words that terms matched
@@ -59,40 +70,49 @@ function scoreSql(n: number): string {
   const weights: string[] = [];
   const nameHits: string[] = [];
   for (let i = 1; i <= n; i++) {
-    const exact = `($1::tsquery[])[${i}]`;
-    const prefix = `($2::tsquery[])[${i}]`;
-    const variants = `string_to_array(($3::text[])[${i}], ' ')`;
-    weights.push(`CASE WHEN s.name_vector @@ ${exact} THEN ${WEIGHTS.nameExact}
-                       WHEN s.name_vector @@ ${prefix} THEN ${WEIGHTS.namePrefix}
-                       WHEN s.description_vector @@ ${exact} THEN ${WEIGHTS.description}
-                       WHEN s.name_variants && ${variants} THEN ${WEIGHTS.nameTypo}
-                       WHEN s.body_vector @@ ${exact} THEN ${WEIGHTS.body} ELSE 0 END`);
-    nameHits.push(`CASE WHEN s.name_vector @@ ${exact} OR s.name_vector @@ ${prefix}
-                            OR s.name_variants && ${variants} THEN 1 ELSE 0 END`);
+    weights.push(`CASE WHEN s.name_vector @@ ${exact(i)} THEN ${WEIGHTS.nameExact}
+                       WHEN s.name_vector @@ ${prefix(i)} THEN ${WEIGHTS.namePrefix}
+                       WHEN s.description_vector @@ ${exact(i)} THEN ${WEIGHTS.description}
+                       WHEN s.name_variants && ${variants(i)} THEN ${WEIGHTS.nameTypo}
+                       WHEN s.body_vector @@ ${exact(i)} THEN ${WEIGHTS.body} ELSE 0 END`);
+    nameHits.push(`CASE WHEN s.name_vector @@ ${exact(i)} OR s.name_vector @@ ${prefix(i)}
+                            OR s.name_variants && ${variants(i)} THEN 1 ELSE 0 END`);
   }
   return `round((${weights.join(' + ')}) / ${n}.0
                  * (${BASE} + ${1 - BASE} * least(1.0, (${nameHits.join(' + ')})::numeric / s.name_word_count)), 4)`;
 }
 
-/** Some term in the name (a word, a prefix, a typo) or the description: GIN indexes find these. */
-const STRONG_MATCH = `(s.name_vector @@ $4::tsquery OR s.name_variants && $7::text[] OR s.description_vector @@ $5::tsquery)`;
+/**
+ * Some term in the name (a word, a prefix, a typo) or the description: GIN indexes find these. The
+ * terms are combined here, in expressions of the parameters alone, which an index serves as it
+ * would a literal; so each term's text is sent once.
+ */
+function strongMatchSql(n: number): string {
+  const name = eachTerm(n, (i) => `${exact(i)} || coalesce(${prefix(i)}, ${exact(i)})`, '||');
+  return `(s.name_vector @@ ${name} OR s.name_variants && $4::text[] OR s.description_vector @@ ${eachTerm(n, exact, '||')})`;
+}
+
+/** The body query: every term when $5 is true, else any. */
+function bodyMatchSql(n: number): string {
+  return `s.body_vector @@ CASE WHEN $5::boolean THEN ${eachTerm(n, exact, '&&')} ELSE ${eachTerm(n, exact, '||')} END`;
+}
 
 /**
  * Only what the reader may read, and the list's filters. The scope key (an index) and the shared
  * readable-scope rule say the same thing; the key lets an index leave out what the reader may not
  * read before a row is fetched.
  */
-const READABLE = `($10::text[] IS NULL OR (s.scope_key = ANY($11::text[]) AND ${readableScopeSql('s', '$9', '$10')}))
-       AND ($12::text IS NULL OR s.namespace = $12)
-       AND ($13::boolean IS NULL OR s.is_public = $13)`;
+const READABLE = `($8::text[] IS NULL OR (s.scope_key = ANY($9::text[]) AND ${readableScopeSql('s', '$7', '$8')}))
+       AND ($10::text IS NULL OR s.namespace = $10)
+       AND ($11::boolean IS NULL OR s.is_public = $11)`;
 
 /**
  * Candidates are what the GIN indexes find: some term in the name (a word, a prefix, a typo) or the
- * description, or the body query ($6). A skill that matched only in its body scores at most
+ * description, or the body query. A skill that matched only in its body scores at most
  * BODY_ONLY_MAX x the share of terms it holds, so when min_score leaves no room for fewer, the body
  * query asks for every term (the default does) and the index intersects them; otherwise for any.
  * The readable-scope filter keeps candidates to what the reader may read before anything is ranked.
- * ($8, the number of terms, is in the text of the statement.)
+ * ($6, the number of terms, is in the text of the statement.)
  */
 function searchSql(n: number): string {
   return `
@@ -101,11 +121,11 @@ function searchSql(n: number): string {
            CASE WHEN s.is_public THEN 2 WHEN s.namespace = 'default' THEN 0 ELSE 1 END AS scope_rank,
            ${scoreSql(n)} AS score
       FROM skill_search s
-     WHERE (${STRONG_MATCH} OR s.body_vector @@ $6::tsquery)
+     WHERE (${strongMatchSql(n)} OR ${bodyMatchSql(n)})
        AND ${READABLE}
-       AND $8::int = ${n}
+       AND $6::int = ${n}
   ), top AS (
-    SELECT * FROM ranked WHERE score >= $14 ORDER BY ${ORDER} LIMIT $15
+    SELECT * FROM ranked WHERE score >= $12 ORDER BY ${ORDER} LIMIT $13
   )
   SELECT k.id AS skill_id, k.name, k.description, k.namespace, k.is_public, k.latest_version AS version,
          v.content_hash,
@@ -125,7 +145,7 @@ function searchSql(n: number): string {
  */
 export const SEARCH_PLANNER_SETTINGS = ['enable_indexscan = off'];
 
-const SEARCH_SQL = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, n) => (n === 0 ? '' : searchSql(n)));
+const SEARCH_SQL = Array.from({ length: MAX_QUERY_WORDS + 1 }, (_, n) => (n === 0 ? '' : searchSql(n)));
 
 /** Runs SQL: the data source, a query runner, or a plain client (tests, the benchmark notes). */
 export interface Queryable {
@@ -169,23 +189,27 @@ export class SkillSearchRepository {
     );
   }
 
-  /** The ranking statement and its parameters, also for EXPLAIN in tests and the benchmark notes. */
+  /**
+   * The ranking statement and its parameters, also for EXPLAIN in tests and the benchmark notes.
+   * Each value is bound once: the terms' tsqueries, and every variant in one array, term after
+   * term, with where each term's variants begin.
+   */
   static statement(filter: SearchFilter, query: SearchQuery): { sql: string; parameters: unknown[] } {
     const all = filter.readableGroups === 'all';
     const n = query.terms.length;
     // Weak candidates need every term in the body when min_score leaves no room for fewer (a score
     // that rounds up to min_score counts).
     const needed = Math.ceil(((filter.minScore - 0.00005) * n) / BODY_ONLY_MAX);
+    const bounds = [1];
+    for (const t of query.terms) bounds.push(bounds[bounds.length - 1] + t.variants.length);
     return {
       sql: SEARCH_SQL[n],
       parameters: [
         query.terms.map((t) => t.exact),
         query.terms.map((t) => t.prefix),
-        query.terms.map((t) => t.variants.join(' ')),
-        query.name,
-        query.anyTerm,
-        needed >= n ? query.everyTerm : query.anyTerm,
-        query.variants,
+        bounds,
+        query.terms.flatMap((t) => t.variants),
+        needed >= n,
         n,
         filter.readerUserId,
         // null: every scope (admins)

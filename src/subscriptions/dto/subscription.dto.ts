@@ -15,7 +15,7 @@ import {
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 
 export const MAX_SUBSCRIPTION_REFS = 100;
@@ -85,12 +85,33 @@ export class SubscriptionBodyDto extends ScopedBodyDto {
 /** A valid body for POST and PUT (the team id is one the caller may read). */
 export const SUBSCRIPTION_BODY_EXAMPLES = {
   subscription: {
-    summary: "A nightly job selecting the owner's personal skill",
+    summary: 'A nightly job on the first team, selecting no skill of its own (works on a fresh install)',
+    value: { name: 'nightly-greeting', namespace: 'default', team_id: 1, skill_refs: [] },
+  },
+  withSkill: {
+    summary: "A nightly job selecting the owner's hello-world skill (the quickstart's package)",
     value: {
-      name: 'nightly-release-notes',
+      name: 'nightly-greeting-with-skill',
       namespace: 'default',
-      team_id: 3,
-      skill_refs: [{ name: 'pdf-tools', namespace: 'default', is_public: false }],
+      team_id: 1,
+      skill_refs: [{ name: 'hello-world', namespace: 'default', is_public: false }],
+    },
+  },
+};
+
+/** PUT on subscription 1 (`nightly-greeting`): the same name, so trying the examples in order never clashes. */
+export const SUBSCRIPTION_REPLACE_EXAMPLES = {
+  subscription: {
+    summary: 'Subscription 1 as it was made, no skill of its own (works on a fresh install)',
+    value: { name: 'nightly-greeting', namespace: 'default', team_id: 1, skill_refs: [] },
+  },
+  withSkill: {
+    summary: "Subscription 1 selecting the owner's hello-world skill (the quickstart's package)",
+    value: {
+      name: 'nightly-greeting',
+      namespace: 'default',
+      team_id: 1,
+      skill_refs: [{ name: 'hello-world', namespace: 'default', is_public: false }],
     },
   },
 };

@@ -34,15 +34,19 @@ export class SkillSelectionDto {
   is_public: boolean;
 }
 
-/** Selecting the caller's own `pdf-tools` skill: the selection the examples below use. */
-const PERSONAL_SELECTION = { name: 'pdf-tools', namespace: 'default', is_public: false };
+/** Selecting the caller's own `hello-world` skill (the README quickstart's package, published first). */
+const PERSONAL_SELECTION = { name: 'hello-world', namespace: 'default', is_public: false };
 
 export const CREATE_TASK_EXAMPLES = {
   task: {
-    summary: 'A task on a team, with one skill picked by the user',
+    summary: 'A task on the first team (team 1 on a fresh install)',
+    value: { team_id: 1, title: 'Welcome a visitor' },
+  },
+  withSelection: {
+    summary: "A task that also picks the caller's hello-world skill, with a label",
     value: {
-      team_id: 3,
-      title: 'Summarise the release PDFs',
+      team_id: 1,
+      title: 'Welcome a visitor by name',
       skill_selection: [PERSONAL_SELECTION],
       labels: { priority: 'high' },
     },
@@ -50,8 +54,12 @@ export const CREATE_TASK_EXAMPLES = {
 };
 
 export const EXECUTION_REQUEST_EXAMPLES = {
+  resolve: {
+    summary: "The task's skills as an executor gets them, nothing stored",
+    value: { persist: false },
+  },
   message: {
-    summary: 'One more skill for this message, not persisted',
+    summary: "One more skill for this message (the caller's hello-world), not persisted",
     value: { additional_skills: [PERSONAL_SELECTION], persist: false },
   },
 };

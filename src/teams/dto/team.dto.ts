@@ -4,7 +4,7 @@ import { ArrayMinSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-va
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
-import { ScopedBodyDto, ScopedResourceDto } from '../../common/scoped/scoped-resource.dto';
+import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 
 export const MAX_TEAM_MEMBERS = 20;
 
@@ -40,8 +40,8 @@ export class TeamDto extends ScopedResourceDto {
 /** A valid body for POST and PUT (the bot id is one the caller may read). */
 export const TEAM_BODY_EXAMPLES = {
   team: {
-    summary: 'A personal team of one bot',
-    value: { name: 'release-team', namespace: 'default', members: [{ bot_id: 1 }] },
+    summary: 'A personal team of the first bot (bot 1 on a fresh install)',
+    value: { name: 'front-desk', namespace: 'default', members: [{ bot_id: 1 }] },
   },
 };
 

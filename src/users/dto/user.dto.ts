@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
-import { USER_ROLES, UserRole } from '../user.entity';
+import { USER_ROLES, UserRole } from '../../access';
 
 export const USER_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 

@@ -1,0 +1,72 @@
+import { Controller, Get, Headers, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { ApiErrors } from '../common/errors/error-response.dto';
+import { ApiAuth } from '../common/http/api-auth.decorator';
+import { ApiPathOperations } from '../common/openapi/api-path-operations.decorator';
+import { IdPipe } from '../common/http/id.pipe';
+import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
+import { sendDownload } from '../skills/download.response';
+import { WegentDownloadQuery, WegentListQuery, WegentSkillListDto } from '../resolution/dto/resolution.dto';
+import { SkillDownloadsService, WegentSkill } from './skill-downloads.service';
+
+/** The download routes (ours and the one Wegent executors call) and the Wegent lookup. */
+@ApiTags('wegent')
+@ApiAuth()
+@Controller()
+export class SkillDownloadsController {
+  constructor(private readonly downloads: SkillDownloadsService) {}
+
+  @Get(['skills/:id/download', 'v1/kinds/skills/:id/download'])
+  @AllowTaskToken()
+  @ApiPathOperations(
+    {
+      path: 'skills/:id/download',
+      operationId: 'downloadSkill',
+      tag: 'skills',
+      summary: 'The zip of a version (the latest by default); ETag is its content hash, 304 on If-None-Match',
+      description:
+        'Immutable (`Cache-Control: immutable`) when `version` is given. A task token downloads only the skills of its resolved set, at the resolved version.',
+    },
+    {
+      path: 'v1/kinds/skills/:id/download',
+      operationId: 'downloadSkillWegent',
+      tag: 'wegent',
+      summary: 'The same bytes, headers and access as GET /api/skills/{id}/download, on the path Wegent executors call',
+    },
+  )
+  @ApiProduces('application/zip')
+  @ApiOkResponse({
+    description: 'The canonical zip; ETag: the quoted content hash',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiNotModifiedResponse({ description: 'The content hash matches If-None-Match' })
+  @ApiIfNoneMatch()
+  @ApiErrors('VALIDATION_FAILED', {
+    code: 'NOT_FOUND',
+    when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set or another task',
+  })
+  async download(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', IdPipe) id: number,
+    @Query() query: WegentDownloadQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile | undefined> {
+    return sendDownload(res, await this.downloads.download(principal, id, query, ifNoneMatch));
+  }
+
+  @Get('v1/kinds/skills')
+  @AllowTaskToken()
+  @ApiOperation({
+    operationId: 'listSkillsWegent',
+    summary: 'The skill a name means, as a Wegent Skill kind: for a task (task_id), or by name lookup as the caller',
+  })
+  @ApiOkResponse({ type: WegentSkillListDto, description: '0 or 1 item' })
+  @ApiErrors('VALIDATION_FAILED', { code: 'NOT_FOUND', when: '`task_id` names a task the caller may not read' })
+  find(@CurrentPrincipal() principal: Principal, @Query() query: WegentListQuery): Promise<{ items: WegentSkill[] }> {
+    return this.downloads.find(principal, query);
+  }
+}

@@ -1,0 +1,160 @@
+// Downloads, manifests, single files and the Wegent lookup for users and task tokens. A token
+// reaches only the skills its task resolves to, at the versions it resolves to.
+import { Injectable } from '@nestjs/common';
+import { Principal, TaskTokenPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
+import { parseId } from '../common/http/id.pipe';
+import { DEFAULT_NAMESPACE, tokenReadsTask, tokenSkillRef } from '../access';
+import { lookupByName, plainIdentity, SkillRef } from '../resolver';
+import { ManifestDto } from '../skills/dto/skill.dto';
+import { SkillFile, SkillFilesService } from '../skills/skill-files.service';
+import { SKILL_NOT_FOUND, SkillReaders } from '../skills/skill-readers';
+import { SkillEntity } from '../skills/skill.entity';
+import { SkillDownload, SkillsReadService } from '../skills/skills-read.service';
+import { SkillsRepository } from '../skills/skills.repository';
+import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { ResolutionFactsRepository } from '../selection-facts/resolution-facts.repository';
+import { TaskResolutionService } from '../resolution/task-resolution.service';
+
+interface ReadTarget {
+  skill: SkillEntity;
+  version: number;
+  immutable: boolean;
+}
+
+export interface WegentSkill {
+  apiVersion: 'agent.wecode.io/v1';
+  kind: 'Skill';
+  metadata: { name: string; namespace: string; labels: { id: string } };
+  spec: { description: string };
+  status: { fileHash: string };
+}
+
+/** A query-string id: absent is undefined, anything but a positive 32-bit integer names nothing. */
+function optionalId(value: string | undefined, notFound: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const id = parseId(value);
+  if (id === null) throw DomainError.notFound(notFound);
+  return id;
+}
+
+@Injectable()
+export class SkillDownloadsService {
+  constructor(
+    private readonly resolution: TaskResolutionService,
+    private readonly facts: ResolutionFactsRepository,
+    private readonly skills: SkillsRepository,
+    private readonly reads: SkillsReadService,
+    private readonly readers: SkillReaders,
+    private readonly files: SkillFilesService,
+  ) {}
+
+  async download(
+    principal: Principal,
+    skillId: number,
+    query: { version?: string; task_id?: string },
+    ifNoneMatch?: string,
+  ): Promise<SkillDownload> {
+    const version = optionalId(query.version, 'Version not found');
+    const taskId = optionalId(query.task_id, TASK_NOT_FOUND);
+    if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
+    if (taskId !== undefined && !tokenReadsTask(principal, taskId)) throw DomainError.notFound(TASK_NOT_FOUND);
+    const target = await this.tokenTarget(principal, skillId, version);
+    return this.reads.downloadReadable(target.skill, target.version, ifNoneMatch, target.immutable);
+  }
+
+  /** The manifest with SKILL.md, for users and for task tokens (their resolved set only). */
+  async manifest(principal: Principal, skillId: number, version: number | undefined): Promise<ManifestDto> {
+    const target = await this.target(principal, skillId, version);
+    return this.reads.manifestReadable(target.skill, target.version);
+  }
+
+  /** One file of a version (CONTRACT §8.2), with the same access as the manifest. */
+  async file(
+    principal: Principal,
+    skillId: number,
+    path: string,
+    version: number | undefined,
+    ifNoneMatch?: string,
+  ): Promise<SkillFile> {
+    const target = await this.target(principal, skillId, version);
+    return this.files.open(target.skill, target.version, path, ifNoneMatch, target.immutable);
+  }
+
+  /** One file's bytes (no conditional request), and the version they were read from. */
+  async openFile(
+    principal: Principal,
+    skillId: number,
+    path: string,
+    version: number | undefined,
+  ): Promise<Extract<SkillFile, { notModified: false }> & { version: number }> {
+    const target = await this.target(principal, skillId, version);
+    const file = await this.files.open(target.skill, target.version, path, undefined, target.immutable);
+    if (file.notModified) throw new Error('a file read without If-None-Match answered 304');
+    return { ...file, version: target.version };
+  }
+
+  /**
+   * Which skill and version a read means: for a user, a skill they may read at `version` (the
+   * latest by default); for a task token, a skill of its task's resolved set at a version the set
+   * names, as for downloads. `immutable` when a version was asked for.
+   */
+  private async target(principal: Principal, skillId: number, version: number | undefined): Promise<ReadTarget> {
+    if (principal.kind === 'task_token') return this.tokenTarget(principal, skillId, version);
+    const skill = await this.readers.readable(principal, await this.skills.findById(skillId));
+    return { skill, version: version ?? skill.latestVersion, immutable: version !== undefined };
+  }
+
+  private async tokenTarget(
+    principal: TaskTokenPrincipal,
+    skillId: number,
+    version: number | undefined,
+  ): Promise<ReadTarget> {
+    const ref = tokenSkillRef(await this.resolution.resolve(principal, principal.taskId), skillId, version);
+    const skill = ref ? await this.skills.findById(skillId) : null;
+    if (!ref || !skill) throw DomainError.notFound(SKILL_NOT_FOUND);
+    return { skill, version: ref.version, immutable: version !== undefined };
+  }
+
+  /** With a task (a token's by default): what `name` resolves to for it; else a name lookup as the caller. */
+  async find(
+    principal: Principal,
+    query: { name: string; namespace?: string; task_id?: string },
+  ): Promise<{ items: WegentSkill[] }> {
+    const taskId =
+      optionalId(query.task_id, TASK_NOT_FOUND) ?? (principal.kind === 'task_token' ? principal.taskId : undefined);
+    let ref: Pick<SkillRef, 'skill_id' | 'content_hash'> | undefined;
+    if (taskId !== undefined) {
+      const resolved = await this.resolution.resolve(principal, taskId);
+      ref = Object.hasOwn(resolved.skill_refs, query.name) ? resolved.skill_refs[query.name] : undefined;
+    } else if (principal.kind === 'user') {
+      const namespace = query.namespace ?? DEFAULT_NAMESPACE;
+      const [identities, catalog] = await Promise.all([
+        this.facts.loadIdentities([principal.userId]),
+        this.facts.loadCatalog({
+          names: [query.name],
+          personalOwners: [principal.userId],
+          namespaces: [namespace],
+          ids: [],
+          versions: [],
+        }),
+      ]);
+      const identity = identities[principal.userId] ?? plainIdentity(principal.userId);
+      const outcome = lookupByName(catalog, identity, namespace, query.name);
+      ref = outcome.ok ? outcome.ref : undefined;
+    }
+    const skill = ref ? await this.skills.findById(ref.skill_id) : null;
+    if (!ref || !skill) return { items: [] };
+    return {
+      items: [
+        {
+          apiVersion: 'agent.wecode.io/v1',
+          kind: 'Skill',
+          metadata: { name: skill.name, namespace: skill.namespace, labels: { id: String(skill.id) } },
+          spec: { description: skill.description },
+          status: { fileHash: ref.content_hash.replace(/^sha256:/, '') },
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,134 @@
+// The README's quickstart, run verbatim: the fenced block between its markers goes to bash against
+// the built service on a real port, on a fresh install (an empty data folder, or an empty database
+// on a server), with only the variables the README names. And the entrypoint docs/sandbox-client.md
+// shows is the file examples/sandbox-entrypoint.sh.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyServerDatabase, isServerMode, TestDatabase } from '../support/database';
+import { getJson, ServiceProcess, startService } from '../support/service-process';
+
+const REPO = join(__dirname, '..', '..');
+
+/** The body of the fenced `sh` block between `<!-- name -->` and `<!-- /name -->` in a repository file. */
+function markedBlock(file: string, name: string): string {
+  const text = readFileSync(join(REPO, file), 'utf8');
+  const match = new RegExp(`<!-- ${name} -->\\n+\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n+<!-- /${name} -->`).exec(text);
+  if (!match) throw new Error(`${file} has no sh block between <!-- ${name} --> and <!-- /${name} -->`);
+  return match[1];
+}
+
+function runBash(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the README quickstart', () => {
+  let scratch: string;
+  let db: TestDatabase | undefined;
+  let service: ServiceProcess;
+  let port: number;
+  let adminKey: string;
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'sr-quickstart-'));
+    const dataDir = join(scratch, 'data');
+    // A fresh install: on a server an empty database, else an empty data folder (embedded).
+    db = isServerMode() ? await emptyServerDatabase() : undefined;
+    service = startService({ DATA_DIR: dataDir, ...(db ? { DATABASE_URL: db.url } : {}) });
+    port = await service.ready;
+    adminKey = readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim();
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await db?.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('publishes, resolves, downloads with a task token and syncs a sandbox folder, as written', async () => {
+    const work = join(scratch, 'work');
+    const run = await runBash(markedBlock('README.md', 'quickstart'), {
+      PATH: process.env.PATH ?? '',
+      HOME: join(scratch, 'home'),
+      SR_URL: `http://127.0.0.1:${port}`,
+      ADMIN_KEY: adminKey,
+      WORK: work,
+    });
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+    // Step 4 printed the resolution: the skill as an exact ref in both maps.
+    const start = run.stdout.indexOf('{');
+    const end = run.stdout.indexOf('\n}\n') + 2;
+    const skills = JSON.parse(run.stdout.slice(start, end));
+    const ref = {
+      skill_id: 1,
+      namespace: 'default',
+      is_public: false,
+      version: 1,
+      content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      pinned: false,
+      allowed_tools: ['Read', 'Bash(echo *)'],
+      requires: { bins: [], env: [] },
+    };
+    expect(skills).toEqual({
+      task_id: 1,
+      team_id: 1,
+      team_namespace: 'default',
+      skills: ['hello-world'],
+      preload_skills: ['hello-world'],
+      skill_refs: { 'hello-world': ref },
+      preload_skill_refs: { 'hello-world': ref },
+      unresolved: [],
+      fingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
+    const hash = skills.skill_refs['hello-world'].content_hash;
+
+    // Step 5: the token's download is the package the ref names.
+    expect(run.stdout).toContain(`download matches ${hash}\n`);
+
+    // Step 6: the first sync downloaded it; the second made one request and fetched nothing.
+    expect(run.stderr).toMatch(/\[1\/1\] hello-world v1 from download/);
+    expect(run.stderr).toMatch(/1 skill in .*, 0 failed, 0 unresolved; 2 requests/);
+    const second = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('{"fingerprint"')) ?? 'null');
+    expect(second).toEqual({
+      fingerprint: skills.fingerprint,
+      skills: [{ name: 'hello-world', version: 1, content_hash: hash, from: 'cache' }],
+      unresolved: [],
+      requests: 1,
+      bytes_downloaded: 0,
+      failed: [],
+    });
+    expect(run.stderr).toMatch(/1 skill, 1 file checked: all match the lock/);
+    expect(run.stdout).toMatch(/---\nname: hello-world\n[\s\S]*Say hello, then ask how to help\.\n$/);
+    expect(readFileSync(join(work, 'sandbox', 'skills', 'hello-world', 'SKILL.md'), 'utf8')).toContain(
+      'name: hello-world',
+    );
+
+    // What the block made is in the service, owned by the user it created.
+    const me = await getJson(port, '/api/users/me', { 'x-api-key': adminKey });
+    expect(me).toEqual({ status: 200, body: { id: 1, user_name: 'admin', role: 'admin' } });
+    const task = await getJson(port, '/api/tasks/1', { 'x-api-key': adminKey });
+    expect(task).toMatchObject({
+      status: 200,
+      body: { id: 1, team_id: 1, owner_user_id: 2, title: 'Welcome a visitor' },
+    });
+  });
+
+  it('shows the sandbox entrypoint in docs/sandbox-client.md exactly as examples/sandbox-entrypoint.sh', () => {
+    expect(markedBlock('docs/sandbox-client.md', 'entrypoint')).toBe(
+      readFileSync(join(REPO, 'examples', 'sandbox-entrypoint.sh'), 'utf8'),
+    );
+  });
+});
