@@ -1,4 +1,4 @@
-// The cost of MCP over plain HTTP (CONTRACT §9.1): one `get_task_skills` tools/call on a connected
+// The cost of MCP over plain HTTP (docs/benchmarks.md#mcp): one `get_task_skills` tools/call on a connected
 // SDK client against the same `GET /api/tasks/{id}/skills`, sequential and interleaved so machine
 // noise falls on both alike. Also seeds a small task through the API and records a transcript of
 // the tools, for a running service (scripts/mcp-overhead.ts) or a bench hook.

@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One change (CONTRACT §11 audit log), appended in the transaction of the change and never
+ * One change (docs/operations.md#audit-log), appended in the transaction of the change and never
  * updated. No foreign keys: an event outlives whatever it names, and writing one takes no lock
  * on the rows it names. Each index serves one filter of GET /audit-events, newest first.
  */

@@ -1,8 +1,8 @@
 // Hears writes made elsewhere (other replicas, SQL by hand) through PostgreSQL LISTEN on the
 // channel the change triggers notify. A connection can fail without a word (packets dropped, the
 // server's process paused), so the listener also sends itself a heartbeat on that channel every
-// second: caches serve only while the last heartbeat heard was sent less than 2 s ago (CONTRACT
-// §11), and a late heartbeat makes the listener reconnect. Late by the event loop's clock, though:
+// second: caches serve only while the last heartbeat heard was sent less than 2 s ago (see
+// docs/architecture.md#caching-and-invalidation), and a late heartbeat makes the listener reconnect. Late by the event loop's clock, though:
 // while the loop is blocked nothing can be heard, and a heartbeat answered meanwhile is waiting in
 // the socket, so a stalled loop is not a dead connection (caches are off through it all the same).
 import { randomBytes } from 'node:crypto';

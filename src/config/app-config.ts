@@ -17,7 +17,7 @@ export interface InspectionSettings {
   maxUploadsPerUser: number;
 }
 
-/** Time limits on the database (CONTRACT §11); a database that does not answer within them is 503. */
+/** Time limits on the database (docs/operations.md#when-the-database-does-not-answer); a database that does not answer within them is 503. */
 export interface DatabaseLimits {
   /** Opening one connection. */
   connectMs: number;
@@ -54,7 +54,7 @@ export interface AppConfig {
   teamSkillsCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
-  /** CONTRACT §11 time and connection limits of the HTTP server. */
+  /** Time and connection limits (docs/limits.md#time-limits) of the HTTP server. */
   http: HttpLimits;
   /** Failed authentications per client address per window before 429; 0 turns the limit off. */
   authFailureLimit: number;

@@ -20,7 +20,7 @@ export interface Requires {
   env: string[];
 }
 
-/** The tool policy of one version (§7.1). */
+/** The tool policy of one version (docs/packages.md#tool-policy-fields). */
 export interface ToolPolicy {
   /** The entries as written, trimmed, duplicates dropped, order kept; `null` when the key is absent. */
   allowed_tools: string[] | null;

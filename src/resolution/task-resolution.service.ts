@@ -94,7 +94,7 @@ export class TaskResolutionService {
     return fingerprint;
   }
 
-  /** CONTRACT §5.3 (and §5.4 with a message); 404 `Task not found` for whoever may not read it. */
+  /** docs/resolution.md#output (and docs/resolution.md#executionrequest with a message); 404 `Task not found` for whoever may not read it. */
   async resolve(
     principal: Principal,
     taskId: number,
@@ -199,7 +199,7 @@ export class TaskResolutionService {
   }
 
   /**
-   * The task's facts when the principal may read it: a token only its own task, a user per §2.
+   * The task's facts when the principal may read it: a token only its own task, a user per docs/api.md#access.
    * With `knownTeams`, see ResolutionFactsRepository.loadTaskFacts.
    */
   async readableFacts(

@@ -19,7 +19,7 @@ export interface Identity {
 export interface VersionFacts {
   version: number;
   contentHash: string;
-  /** The version's tool policy (CONTRACT §7.1): `allowed-tools` entries, null when absent. */
+  /** The version's tool policy (docs/packages.md#tool-policy-fields): `allowed-tools` entries, null when absent. */
   allowedTools: string[] | null;
   requires: Requires;
 }
@@ -94,7 +94,7 @@ export interface SkillRef {
   version: number;
   content_hash: string;
   pinned: boolean;
-  /** The policy of that version (CONTRACT §7.1), so part of the fingerprint. */
+  /** The policy of that version (docs/packages.md#tool-policy-fields), so part of the fingerprint. */
   allowed_tools: string[] | null;
   requires: Requires;
 }
@@ -105,7 +105,7 @@ export interface Unresolved {
   reason: UnresolvedReason;
 }
 
-/** CONTRACT §5.3, the fingerprint aside. */
+/** docs/resolution.md#output, the fingerprint aside. */
 export interface Resolution {
   task_id: number;
   team_id: number;

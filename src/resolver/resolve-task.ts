@@ -1,4 +1,4 @@
-// CONTRACT §5.1-§5.4: merges a task's sources into exact refs. Every precedence rule is here.
+// docs/resolution.md: merges a task's sources into exact refs. Every precedence rule is here.
 // How the answer is written (its texts and its fingerprint) is encode.ts: this file only decides.
 import { plainIdentity } from './access';
 import {

@@ -1,6 +1,6 @@
 // Loads the plain facts the resolver decides over, in a constant number of queries: one for a
 // task's selections and the identities behind them, one for every skill they may reach. Stored
-// selections are read defensively (CONTRACT §11: stored data never makes a read fail): whatever
+// selections are read defensively (docs/resolution.md#stored-selections: stored data never makes a read fail): whatever
 // shape a row holds, the facts come out well-typed, and only values a skill row could match reach
 // the skill query, so a name the database cannot take is simply not found.
 import { Injectable } from '@nestjs/common';

@@ -88,7 +88,7 @@ export class TaskToolPolicyService {
   }
 
   /**
-   * §9.2: VeADK's remote-skills.json of the task's `skill_refs`. The document depends only on the
+   * docs/api.md#veadk-manifest: VeADK's remote-skills.json of the task's `skill_refs`. The document depends only on the
    * versions the refs name (immutable), so the task's fingerprint is its entity tag.
    */
   async remoteSkills(principal: Principal, taskId: number, ifNoneMatch?: string): Promise<RemoteSkillsAnswer> {

@@ -1,4 +1,4 @@
-// CONTRACT §11: no request blocks the event loop for long. While each pathological body below is
+// docs/limits.md#hostile-input: no request blocks the event loop for long. While each pathological body below is
 // processed, /api/health/live asked every 50 ms never waits more than 200 ms, and the body gets a
 // 4xx; while the hostile search query is refused, and while the heaviest tool-check runs
 // (docs/tool-policy.md#budget), never 100 ms. Before counts were checked first, the 100,000-skill
@@ -114,7 +114,7 @@ function cases(teamId: number): Pathological[] {
   ];
 }
 
-describe('the event loop while pathological bodies are processed (CONTRACT §11)', () => {
+describe('the event loop while pathological bodies are processed (docs/limits.md#hostile-input)', () => {
   let t: TestApp;
   let port: number;
   let teamId: number;

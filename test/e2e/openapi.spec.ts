@@ -1,4 +1,4 @@
-// The OpenAPI document operators read in Swagger UI (CONTRACT §11 "Swagger"): it resolves, names its
+// The OpenAPI document operators read in Swagger UI (docs/api.md#swagger-ui): it resolves, names its
 // operations stably, documents the contract's errors, types ids as ids, and its examples work.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,10 +119,10 @@ const PINNED_OPERATIONS = [
 ];
 
 /**
- * The error answers CONTRACT §6 (with §2, §4, §8, §9 and §11) gives each operation, beyond what every
+ * The error answers docs/api.md#errors (with docs/api.md#access, docs/api.md#resources, docs/api.md#discovery, docs/mcp.md and docs/api.md#swagger-ui) gives each operation, beyond what every
  * authenticated one may answer (401, 429, 503) and what every JSON body may (400 BAD_REQUEST, 408, 413).
  */
-const CONTRACT_ERRORS: Record<string, Array<[number, string]>> = {
+const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   getReadiness: [[503, 'DATABASE_UNAVAILABLE']],
   createUser: [
     [400, 'VALIDATION_FAILED'],
@@ -345,7 +345,7 @@ describe('the OpenAPI document', () => {
     expect(doc).toEqual(committed);
   });
 
-  it('lists the package problem codes of CONTRACT §3 on every problem that validation and publishing answer', () => {
+  it('lists the package problem codes of docs/packages.md#problem-codes on every problem that validation and publishing answer', () => {
     const errors = [
       ...['ZIP_INVALID', 'ZIP_UNSAFE_PATH', 'ZIP_SYMLINK', 'ZIP_DUPLICATE_PATH', 'ZIP_ENCRYPTED'],
       ...['ZIP_TOO_MANY_ENTRIES', 'ZIP_ENTRY_TOO_LARGE', 'ZIP_TOO_LARGE_EXPANDED', 'ZIP_RATIO', 'ZIP_LAYOUT'],
@@ -430,7 +430,7 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     for (const { method, path, op } of operations(doc)) {
       const id = op.operationId as string;
-      const expected = [...(CONTRACT_ERRORS[id] ?? [])];
+      const expected = [...(DOCUMENTED_ERRORS[id] ?? [])];
       if (op.security) expected.push([401, 'UNAUTHENTICATED'], [429, 'RATE_LIMITED'], [503, 'DATABASE_UNAVAILABLE']);
       if (op.requestBody?.content?.['application/json']) {
         expected.push([400, 'BAD_REQUEST'], [408, 'REQUEST_TIMEOUT'], [413, 'BODY_TOO_LARGE']);
@@ -446,7 +446,7 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
     // Every table entry names a real operation (a renamed one cannot silently drop out of the check).
     const ids = new Set(operations(doc).map(({ op }) => op.operationId));
-    expect(Object.keys(CONTRACT_ERRORS).filter((id) => !ids.has(id))).toEqual([]);
+    expect(Object.keys(DOCUMENTED_ERRORS).filter((id) => !ids.has(id))).toEqual([]);
   });
 
   it('gives every error answer the error schema, X-Request-Id, and examples whose code and status agree', () => {

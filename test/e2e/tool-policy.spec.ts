@@ -1,4 +1,4 @@
-// The tool policy through the real app (CONTRACT §3, §7, §9.2): VikingBot and OpenClaw skills are
+// The tool policy through the real app (docs/packages.md#validation, docs/tool-policy.md, docs/api.md#veadk-manifest): VikingBot and OpenClaw skills are
 // taken, their policy is served on Version, the manifest and every ref, tool-check answers the
 // intersection rule, and remote-skills.json is a document VeADK's loader takes.
 import { ChangeGeneration } from '../../src/cache/change-generation';
@@ -39,7 +39,7 @@ const withTools = (name: string, allowedTools: string | null, extra = ''): Buffe
     `name: ${name}\ndescription: ${name} skill.${allowedTools === null ? '' : `\nallowed-tools: ${allowedTools}`}${extra}`,
   );
 
-describe('tool policy (CONTRACT §7)', () => {
+describe('tool policy (docs/tool-policy.md)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;
@@ -405,7 +405,7 @@ describe('tool policy (CONTRACT §7)', () => {
     });
   });
 
-  describe('GET /api/tasks/{id}/remote-skills.json (§9.2)', () => {
+  describe('GET /api/tasks/{id}/remote-skills.json (docs/api.md#veadk-manifest)', () => {
     let taskId: number;
 
     beforeAll(async () => {

@@ -1,4 +1,4 @@
-// The §11 settings of the environment: their defaults, and values refused at boot.
+// The docs/configuration.md settings of the environment: their defaults, and values refused at boot.
 import { ConfigError, loadConfig } from '../../src/config/app-config';
 import { connectionsCheckingInterval } from '../../src/common/http/http-limits';
 

@@ -1,4 +1,4 @@
-// The audit trail's one writer (CONTRACT §11): every change records one event in the transaction
+// The audit trail's one writer (docs/operations.md#audit-log): every change records one event in the transaction
 // that makes it, so a change that rolls back leaves no event and no event outlives its change.
 // The actor and the request id come from the request context; at boot there is neither (null).
 import { EntityManager } from 'typeorm';

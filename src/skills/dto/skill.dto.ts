@@ -11,7 +11,7 @@ import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../../package/problem';
 
-/** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
+/** docs/packages.md#tool-policy-fields: what a version needs in the sandbox that runs it. */
 export class RequiresDto {
   @ApiProperty({ type: [String], example: ['git', 'python3'], description: 'Command names, sorted, unique' })
   bins: string[];
@@ -66,7 +66,7 @@ export class ProblemDto {
     enumName: 'ProblemCode',
     example: 'NAME_INVALID',
     description:
-      `Stable (CONTRACT §3). In \`errors\`, which reject the package: ${PROBLEM_CODES.join(', ')}. ` +
+      `Stable (docs/packages.md#problem-codes). In \`errors\`, which reject the package: ${PROBLEM_CODES.join(', ')}. ` +
       `In \`warnings\`, which do not: ${WARNING_CODES.join(', ')}.`,
   })
   code: ProblemCode | WarningCode;
