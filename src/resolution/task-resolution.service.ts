@@ -131,6 +131,7 @@ export class TaskResolutionService {
         ghosts: facts.ghosts,
         subscription: facts.subscription,
         labels: facts.task.labels,
+        bindings: facts.bindings,
         message,
         identities: facts.identities,
         skills,
