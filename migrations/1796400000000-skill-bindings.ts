@@ -5,8 +5,8 @@ const TARGET_TYPES = `'user', 'api_key', 'task_token', 'group', 'group_member', 
 // Skill bindings (docs/resolution.md#skill-bindings): a skill bound to exactly one user or group.
 // The partial unique indexes lead with the target, so the resolver's read (the task creator's and
 // the team lineage's bindings) is index-backed; deleting a skill's bindings reads the skill index.
-// Every write notifies the change channel, as the other tables the resolver reads do, and the
-// audit log gains the `skill_binding` target.
+// Every write notifies the change channel with its target (`binding-user:<id>`,
+// `binding-group:<name>`), and the audit log gains the `skill_binding` target.
 export class SkillBindings1796400000000 implements MigrationInterface {
   name = 'SkillBindings1796400000000';
 
@@ -33,8 +33,32 @@ export class SkillBindings1796400000000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "skill_bindings" ADD CONSTRAINT "skill_bindings_created_by_user_id_fkey" FOREIGN KEY ("created_by_user_id") REFERENCES "users"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`,
     );
+    // Each row's target, so replicas drop only the answers those bindings can change (src/cache).
+    await queryRunner.query(`
+      CREATE FUNCTION skill_resolver_notify_binding_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        r record;
+        group_name text;
+      BEGIN
+        FOR r IN SELECT * FROM (VALUES (OLD.user_id, OLD.group_id), (NEW.user_id, NEW.group_id)) AS t(user_id, group_id)
+                  WHERE t.user_id IS NOT NULL OR t.group_id IS NOT NULL LOOP
+          IF r.user_id IS NOT NULL THEN
+            PERFORM pg_notify('skill_resolver_changes', 'binding-user:' || r.user_id);
+          ELSE
+            SELECT name INTO group_name FROM groups WHERE id = r.group_id;
+            -- A group deleted meanwhile notifies everyone itself.
+            PERFORM pg_notify('skill_resolver_changes', COALESCE('binding-group:' || group_name, ''));
+          END IF;
+        END LOOP;
+        RETURN NULL;
+      END
+      $$`);
     await queryRunner.query(
-      `CREATE TRIGGER skill_bindings_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "skill_bindings"
+      `CREATE TRIGGER skill_bindings_notify_row_change AFTER INSERT OR UPDATE OR DELETE ON "skill_bindings"
+         FOR EACH ROW EXECUTE FUNCTION skill_resolver_notify_binding_change()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER skill_bindings_notify_change AFTER TRUNCATE ON "skill_bindings"
          FOR EACH STATEMENT EXECUTE FUNCTION skill_resolver_notify_change()`,
     );
     await queryRunner.query(`ALTER TABLE "audit_events" DROP CONSTRAINT "audit_events_target_type_check"`);
@@ -50,6 +74,8 @@ export class SkillBindings1796400000000 implements MigrationInterface {
       `ALTER TABLE "audit_events" ADD CONSTRAINT "audit_events_target_type_check" CHECK ("target_type" IN (${TARGET_TYPES}))`,
     );
     await queryRunner.query(`DROP TRIGGER skill_bindings_notify_change ON "skill_bindings"`);
+    await queryRunner.query(`DROP TRIGGER skill_bindings_notify_row_change ON "skill_bindings"`);
     await queryRunner.query(`DROP TABLE "skill_bindings"`);
+    await queryRunner.query(`DROP FUNCTION skill_resolver_notify_binding_change()`);
   }
 }

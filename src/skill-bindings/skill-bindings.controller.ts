@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/auth.decorators';
+import { SelfInvalidatingRoute } from '../cache/write-invalidation.interceptor';
 import type { UserPrincipal } from '../auth/principal';
 import { ApiErrors, JSON_BODY_ERRORS } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
@@ -45,6 +46,7 @@ export class UserSkillBindingsController {
   }
 
   @Put(':skillId')
+  @SelfInvalidatingRoute()
   @ApiOperation({
     operationId: 'putMySkillBinding',
     summary: 'Bind a skill the caller may read to every task they create (PUT replaces the whole binding)',
@@ -65,6 +67,7 @@ export class UserSkillBindingsController {
   }
 
   @Delete(':skillId')
+  @SelfInvalidatingRoute()
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteMySkillBinding', summary: "Remove one of the caller's skill bindings" })
   @ApiNoContentResponse({ description: 'Removed' })
@@ -92,6 +95,7 @@ export class GroupSkillBindingsController {
   }
 
   @Put(':skillId')
+  @SelfInvalidatingRoute()
   @ApiOperation({
     operationId: 'putGroupSkillBinding',
     summary: "Bind a skill of the group's namespace, or a public one, to every task of its teams (Developer+)",
@@ -118,6 +122,7 @@ export class GroupSkillBindingsController {
   }
 
   @Delete(':skillId')
+  @SelfInvalidatingRoute()
   @HttpCode(204)
   @ApiOperation({
     operationId: 'deleteGroupSkillBinding',

@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { canChange, canSeeGroup, GroupRole, hasRole } from '../access';
 import { UserPrincipal } from '../auth/principal';
+import { BindingChange, ChangeGeneration } from '../cache/change-generation';
 import { DomainError } from '../common/errors/domain-error';
 import { GroupsRepository } from '../groups/groups.repository';
 import { exceptionProblems, groupBindable } from '../resolver';
@@ -27,6 +28,7 @@ export class SkillBindingsService {
     private readonly skills: SkillsRepository,
     private readonly readers: SkillReaders,
     private readonly groups: GroupsRepository,
+    private readonly changes: ChangeGeneration,
   ) {}
 
   async listMine(caller: UserPrincipal): Promise<SkillBindingListDto> {
@@ -40,9 +42,9 @@ export class SkillBindingsService {
   }
 
   async removeMine(caller: UserPrincipal, skillId: number): Promise<void> {
-    if (!(await this.bindings.remove({ type: 'user', userId: caller.userId }, skillId))) {
-      throw DomainError.notFound(BINDING_NOT_FOUND);
-    }
+    const owner: BindingOwner = { type: 'user', userId: caller.userId };
+    if (!(await this.bindings.remove(owner, skillId))) throw DomainError.notFound(BINDING_NOT_FOUND);
+    this.changed(owner);
   }
 
   /** Reporter+ (any effective role), or an admin. */
@@ -83,6 +85,7 @@ export class SkillBindingsService {
       throw DomainError.forbidden('Removing a group binding needs Maintainer or above, or its creator while Developer');
     }
     if (!(await this.bindings.remove(owner, skillId))) throw DomainError.notFound(BINDING_NOT_FOUND);
+    this.changed(owner);
   }
 
   private async listOf(owner: BindingOwner): Promise<SkillBindingListDto> {
@@ -103,7 +106,18 @@ export class SkillBindingsService {
       exceptions,
       actorUserId: caller.userId,
     });
+    this.changed(owner);
     return { binding: toSkillBindingDto(row), created };
+  }
+
+  /**
+   * Committed: drop exactly the cached resolutions these bindings can change (the user's tasks, or
+   * the tasks of the group's and its children's teams). Other replicas hear it from the table's
+   * trigger.
+   */
+  private changed(owner: BindingOwner): void {
+    const change: BindingChange = owner.type === 'user' ? { userId: owner.userId } : { groupName: owner.groupName };
+    this.changes.bindingChanged(change);
   }
 
   /** The skill, when the caller may read it and it is not deleted (admins included); else 404. */
