@@ -1,6 +1,10 @@
 // Skill bindings through the real app: every route and error code, nothing stored by a refused
 // write, audit events, and the bindings' effect on a task's skills in every consumer.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { withClient } from '../support/database';
+import { listen } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 
@@ -380,6 +384,31 @@ describe('skill bindings', () => {
       expect(JSON.stringify(remote.body)).toContain('sb-mine');
       // A skill not in the task's set stays out of reach.
       expectError(await get(token, `/api/skills/${pub.id}/download`), 404, 'NOT_FOUND');
+    });
+
+    it("MCP get_task_skills answers the bound skills, as the task's token sees them over HTTP", async () => {
+      const team = (await s.teamWithGhost(alice, 'sb-team-m', [], [], 'default')).team;
+      const task = await s.task(alice, { team_id: team.id });
+      await put(alice, mePath(mine.id), { preload: true });
+      const token = (await s.post(alice, `/api/tasks/${task.id}/tokens`, {})).token as string;
+      const port = await listen(t);
+      const client = new Client({ name: 'bindings-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/api/mcp`), {
+          requestInit: { headers: as(token) },
+        }),
+      );
+      try {
+        const result = (await client.callTool({
+          name: 'get_task_skills',
+          arguments: { task_id: task.id },
+        })) as CallToolResult;
+        const http = await skillsOf(token, task.id);
+        expect(result.structuredContent).toEqual(http.body);
+        expect(http.body.skills).toEqual(['sb-mine']);
+      } finally {
+        await client.close();
+      }
     });
 
     it('tokens get 404 on every binding route', async () => {
