@@ -24,6 +24,9 @@ export const HEARTBEAT_MAX_AGE_MS = 2_000;
 const HEARTBEAT_PREFIX = 'heartbeat:';
 /** `ghost:<id>`: only that ghost's row changed (migration NarrowChangeNotifications). */
 const GHOST_PREFIX = 'ghost:';
+/** `binding-user:<id>`, `binding-group:<name>`: only those skill bindings changed (migration SkillBindings). */
+const BINDING_USER_PREFIX = 'binding-user:';
+const BINDING_GROUP_PREFIX = 'binding-group:';
 const RETRY_MS = 1_000;
 /** A tick this much later than its interval follows a stall of the event loop. */
 const STALL_MS = HEARTBEAT_EVERY_MS / 2;
@@ -149,6 +152,18 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     if (payload.startsWith(GHOST_PREFIX)) {
       const ghostId = Number(payload.slice(GHOST_PREFIX.length));
       if (Number.isSafeInteger(ghostId) && ghostId > 0) this.changes.ghostChanged(ghostId);
+      else this.changes.bump();
+      return;
+    }
+    if (payload.startsWith(BINDING_USER_PREFIX)) {
+      const userId = Number(payload.slice(BINDING_USER_PREFIX.length));
+      if (Number.isSafeInteger(userId) && userId > 0) this.changes.bindingChanged({ userId });
+      else this.changes.bump();
+      return;
+    }
+    if (payload.startsWith(BINDING_GROUP_PREFIX)) {
+      const groupName = payload.slice(BINDING_GROUP_PREFIX.length);
+      if (groupName.length > 0) this.changes.bindingChanged({ groupName });
       else this.changes.bump();
       return;
     }

@@ -2,9 +2,10 @@
 // the service loads these facts in a constant number of queries and hands them over.
 import type { GroupRole } from '../access';
 import type { Requires } from '../policy';
+import type { BindingFacts } from './binding.types';
 
 /** Where a selection came from, lowest precedence first. */
-export type SelectionSource = 'ghost' | 'subscription' | 'task' | 'message';
+export type SelectionSource = 'binding' | 'ghost' | 'subscription' | 'task' | 'message';
 
 export type UnresolvedReason = 'NOT_FOUND' | 'FORBIDDEN' | 'DELETED' | 'NAME_MISMATCH' | 'VERSION_NOT_FOUND';
 
@@ -78,6 +79,11 @@ export interface ResolutionFacts {
   subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
   /** The task labels (`requestedSkillRefs` and `additionalSkills` are JSON text). */
   labels: Record<string, string>;
+  /**
+   * The skill bindings of the task's creator and of the groups of the team's lineage (skills not
+   * deleted), the lowest source; which of them apply is decided by the resolver. Absent: none.
+   */
+  bindings?: readonly BindingFacts[];
   /** The message of an ExecutionRequest: the top source, acting as the caller. */
   message: { callerUserId: number; selections: ExplicitSelection[] } | null;
   /** Every user named above. */

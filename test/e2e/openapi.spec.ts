@@ -54,6 +54,13 @@ const deref = (doc: Json, node: Json): Json => (node?.$ref ? (resolveRef(doc, no
 
 /** Every operation as `METHOD path operationId tag`: a rename or a move is a visible change of this list. */
 const PINNED_OPERATIONS = [
+  'DELETE /api/groups/{id}/skill-bindings/{skillId} deleteGroupSkillBinding skill-bindings',
+  'DELETE /api/users/me/skill-bindings/{skillId} deleteMySkillBinding skill-bindings',
+  'GET /api/groups/{id}/skill-bindings listGroupSkillBindings skill-bindings',
+  'PUT /api/groups/{id}/skill-bindings/{skillId} putGroupSkillBinding skill-bindings',
+  'GET /api/users/me/skill-bindings listMySkillBindings skill-bindings',
+  'PUT /api/users/me/skill-bindings/{skillId} putMySkillBinding skill-bindings',
+
   'GET /api/health/live getLiveness health',
   'GET /api/health/ready getReadiness health',
   'POST /api/users createUser users',
@@ -398,6 +405,7 @@ describe('the OpenAPI document', () => {
       'subscriptions',
       'tasks',
       'resolution',
+      'skill-bindings',
       'tool-policy',
       'wegent',
       'mcp',
@@ -556,6 +564,8 @@ describe('the OpenAPI document', () => {
 
   it('carries an example for every request body, and each example is a valid request', async () => {
     const helloWorld = await publishSkill(t, ADMIN_KEY, 'hello-world');
+    // A public skill: one that a user and a group alike may bind.
+    const bindable = await publishSkill(t, ADMIN_KEY, 'bindable', { public: 'true' });
     // Ids of what the examples themselves created, by collection; ids in bodies become real ones.
     const created: Record<string, number> = {};
     const bodyIds = (): Record<string, number | undefined> => ({
@@ -582,7 +592,8 @@ describe('the OpenAPI document', () => {
     const realPath = (path: string): string =>
       path
         .replace(/^\/api\/([a-z-]+)\/\{id\}/, (_, collection: string) => `/api/${collection}/${created[collection]}`)
-        .replace('{userId}', String(created.users));
+        .replace('{userId}', String(created.users))
+        .replace('{skillId}', String(bindable.id));
 
     const sent: Array<{ op: string; example: string; status: number; body: unknown }> = [];
     for (const { method, path, op } of operations(doc)) {

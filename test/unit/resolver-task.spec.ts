@@ -433,6 +433,7 @@ function selectionFacts(f: ResolutionFacts): TaskSelectionFacts {
     subscription: f.subscription,
     identities: f.identities,
     ghostIds: [],
+    bindings: [...(f.bindings ?? [])],
   };
 }
 

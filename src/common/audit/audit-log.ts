@@ -18,6 +18,7 @@ export const AUDIT_TARGET_TYPES = [
   'subscription',
   'task',
   'execution_request',
+  'skill_binding',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -22,7 +22,7 @@ export class SkillRefDto {
 
 export class UnresolvedDto {
   @ApiProperty({ example: 'gone' }) name: string;
-  @ApiProperty({ enum: ['ghost', 'subscription', 'task', 'message'] }) source: string;
+  @ApiProperty({ enum: ['binding', 'ghost', 'subscription', 'task', 'message'] }) source: string;
   @ApiProperty({ enum: ['NOT_FOUND', 'FORBIDDEN', 'DELETED', 'NAME_MISMATCH', 'VERSION_NOT_FOUND'] }) reason: string;
 }
 
