@@ -3,7 +3,7 @@ import type { ManifestFile } from '../src/package/manifest';
 import { rebuildStoredPackage, StoredPackageError } from '../src/package/stored-package';
 
 /**
- * Stored packages become canonical (CONTRACT §3): each version's zip is rebuilt from the files of
+ * Stored packages become canonical (docs/packages.md#canonical-form): each version's zip is rebuilt from the files of
  * its manifest, `content_hash` and `size` follow the new bytes (stored refs carry no hash, so they
  * follow too), and the SKILL.md text is kept beside the version. Old blobs no version uses are
  * removed; `down` keeps the canonical bytes, which are valid packages of the same files.

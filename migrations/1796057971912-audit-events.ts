@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The audit log (CONTRACT §11): one row per change, written in the change's transaction. No
+// The audit log (docs/operations.md#audit-log): one row per change, written in the change's transaction. No
 // change-notification trigger: no cached answer depends on it.
 export class AuditEvents1796057971912 implements MigrationInterface {
   name = 'AuditEvents1796057971912';

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { writeSearchDocument } from '../src/skills/search/search-document';
 
 /**
- * Search (CONTRACT §8.1): one document per active skill, with GIN indexes on the name's words and
+ * Search (docs/search.md): one document per active skill, with GIN indexes on the name's words and
  * their one-edit variants, the description and the SKILL.md body, and a btree on its scope, so a
  * query reads the index entries of its words and of the reader's scopes, never every skill. Core PostgreSQL only (no extension), the same on
  * PGlite and on a server. Skills stored before are indexed here, a batch at a time.

@@ -13,7 +13,7 @@ interface StoredVersion {
 }
 
 /**
- * The tool policy of each version (CONTRACT §7.1): `allowed_tools` (null when the key is absent)
+ * The tool policy of each version (docs/packages.md#tool-policy-fields): `allowed_tools` (null when the key is absent)
  * and `requires`. Versions already stored get theirs by re-parsing their SKILL.md text with the
  * parser publishing uses; a policy written before these rules that no longer parses keeps the valid
  * entries the parser returns (never more than the author wrote). Only a SKILL.md whose frontmatter

@@ -1,4 +1,4 @@
-// `node dist/scripts/hostile-probe.js <probe> [port]` against a running service (CONTRACT §11), as a
+// `node dist/scripts/hostile-probe.js <probe> [port]` against a running service (docs/limits.md#hostile-input), as a
 // separate process, the way the hostile review measured it. ADMIN_API_KEY names a valid key.
 //   ghost      POST /api/ghosts with 100,000 distinct skills (889 KB), /api/health/live probed every 50 ms
 //   labels     POST /api/tasks with 75,000 label keys, probed the same way

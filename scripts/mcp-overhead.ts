@@ -1,11 +1,22 @@
 // `node dist/scripts/mcp-overhead.js` against a running service: seeds a small task through the API,
 // prints a transcript of the MCP tools (tools/list, then one call of each tool offered) and the
-// per-call latency of get_task_skills over MCP against the same GET, for an API key and a task token.
+// per-call latency of get_task_skills over MCP against the same GET, for an API key and a task token;
+// then a host's flow over the Skills extension (skills/list, skills/get, SKILL.md, a reference, a
+// folder) as the key and as the token, and a token's skills/list against its GET.
 // SKILL_RESOLVER_URL (http://127.0.0.1:3000), SKILL_RESOLVER_KEY (an admin key; default the one in
 // $DATA_DIR/admin-api-key), MCP_CALLS (300).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectMcp, LatencyStats, McpTarget, measureMcpOverhead, seedMcpScenario } from './bench/mcp-overhead';
+import {
+  connectMcp,
+  LatencyStats,
+  McpTarget,
+  measureMcpOverhead,
+  measureSkillsList,
+  seedMcpScenario,
+  SkillsListResult,
+  skillsRequest,
+} from './bench/mcp-overhead';
 
 function print(title: string, value: unknown): void {
   process.stdout.write(`\n=== ${title}\n${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
@@ -58,6 +69,34 @@ async function main(): Promise<void> {
   );
   await asToken.close();
 
+  for (const [who, key] of [
+    ['API key', admin.key],
+    ['task token', scenario.token],
+  ] as const) {
+    const host = await connectMcp({ url, key });
+    const listed = (await skillsRequest(host, 'skills/list')) as unknown as SkillsListResult;
+    print(`skills/list (${who}): uri and file count of each entry`, {
+      skills: listed.skills.map((entry) => ({
+        uri: entry.uri,
+        files: entry.resources.length,
+      })),
+      nextCursor: listed.nextCursor ?? null,
+    });
+    const audit = listed.skills.find((entry) => entry.uri.includes('/release-audit-'));
+    if (audit) {
+      print(`skills/get ${audit.uri} (${who})`, await skillsRequest(host, 'skills/get', { uri: audit.uri }));
+      print(`resources/read ${audit.uri} (${who})`, await skillsRequest(host, 'resources/read', { uri: audit.uri }));
+      const folder = audit.uri.replace(/\/SKILL\.md$/, '');
+      const reference = `${folder}/references/checklist.md`;
+      print(`resources/read ${reference} (${who})`, await skillsRequest(host, 'resources/read', { uri: reference }));
+      print(
+        `resources/directory/read ${folder} (${who})`,
+        await skillsRequest(host, 'resources/directory/read', { uri: folder }),
+      );
+    }
+    await host.close();
+  }
+
   const user = await measureMcpOverhead(admin, scenario.taskId, calls);
   const token = await measureMcpOverhead({ url, key: scenario.token }, scenario.taskId, calls);
   print(
@@ -71,6 +110,16 @@ async function main(): Promise<void> {
       row('GET /api/tasks/{id}/skills, token', token.get),
       row('MCP get_task_skills, token', token.mcp),
       row('  the same, one plain POST', token.raw),
+    ].join('\n'),
+  );
+  const listing = await measureSkillsList({ url, key: scenario.token }, scenario.taskId, calls);
+  print(
+    `a task token's skills/list against its GET /api/tasks/{id}/skills (${calls} sequential calls each, ms)`,
+    [
+      '| call                               | calls |    p50 |    p99 |    mean |',
+      '| ---------------------------------- | ----: | -----: | -----: | ------: |',
+      row('GET /api/tasks/{id}/skills, token', listing.get),
+      row('MCP skills/list, token', listing.list),
     ].join('\n'),
   );
   process.stdout.write(

@@ -20,6 +20,7 @@ import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ResolutionModule } from './resolution/resolution.module';
+import { SkillBindingsModule } from './skill-bindings/skill-bindings.module';
 import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
 import { ToolPolicyModule } from './tool-policy/tool-policy.module';
@@ -54,6 +55,7 @@ export class AppModule {
         SubscriptionsModule,
         TasksModule,
         ResolutionModule,
+        SkillBindingsModule,
         ToolPolicyModule,
         SkillDownloadsModule,
         AuditModule,

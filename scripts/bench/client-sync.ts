@@ -1,4 +1,4 @@
-// The sandbox client's rows of `npm run bench` (CONTRACT §10): one task of 20 skills of 1 MiB each.
+// The sandbox client's rows of `npm run bench` (docs/benchmarks.md#sandbox-client): one task of 20 skills of 1 MiB each.
 // Cold: `skill-resolver sync` as a sandbox runs it (a process, empty cache and DIR) against the
 // same 20 zips fetched by 8 parallel plain GETs in the same run. Warm: the same task again, as
 // the library call alone and as a whole process. A second task on a warm host cache: another task

@@ -1,4 +1,4 @@
-// The discovery rows of the benchmark (CONTRACT §8): search at both scales, and one 1 MiB file of a
+// The discovery rows of the benchmark (docs/benchmarks.md#discovery-rows): search at both scales, and one 1 MiB file of a
 // package read from the stored zip next to a download of the whole package. `seedDiscovery` runs
 // after the main seed: it gives every skill a SKILL.md body drawn from a vocabulary with a
 // long-tailed (Zipf-like) word frequency, indexes every active skill for search as a publish would,

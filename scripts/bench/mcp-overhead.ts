@@ -1,9 +1,10 @@
-// The cost of MCP over plain HTTP (CONTRACT §9.1): one `get_task_skills` tools/call on a connected
+// The cost of MCP over plain HTTP (docs/benchmarks.md#mcp): one `get_task_skills` tools/call on a connected
 // SDK client against the same `GET /api/tasks/{id}/skills`, sequential and interleaved so machine
 // noise falls on both alike. Also seeds a small task through the API and records a transcript of
 // the tools, for a running service (scripts/mcp-overhead.ts) or a bench hook.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { z } from 'zod';
 import { buildCanonicalZip } from '../../src/package/canonical-zip';
 
 export interface LatencyStats {
@@ -177,6 +178,60 @@ export async function measureMcpOverhead(
       samples.raw.push(await timed(raw));
     }
     return { get: stats(samples.get), mcp: stats(samples.mcp), raw: stats(samples.raw) };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Any JSON-RPC result: the Skills extension's methods are not in the SDK's own schemas. */
+const ANY_RESULT = z.looseObject({});
+
+/** The fields of a skills/list answer read here. */
+export interface SkillsListResult {
+  skills: Array<{ uri: string; resources: Array<{ uri: string; digest: string; size: number }> }>;
+  nextCursor?: string;
+}
+
+/** One request of the Skills extension (or any method) through the SDK client. */
+export function skillsRequest(
+  client: Client,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  return client.request({ method, params }, ANY_RESULT);
+}
+
+/**
+ * A task token's `skills/list` (its task's resolved set, with every file's digest) against the
+ * same token's GET /api/tasks/{id}/skills: the listing costs the resolution plus the manifests.
+ */
+export async function measureSkillsList(
+  target: McpTarget,
+  taskId: number,
+  calls: number,
+  warmup = 50,
+): Promise<{ get: LatencyStats; list: LatencyStats }> {
+  const client = await connectMcp(target);
+  const get = async (): Promise<void> => {
+    const res = await fetch(`${target.url}/api/tasks/${taskId}/skills`, { headers: headers(target.key) });
+    if (res.status !== 200) throw new Error(`GET task skills: ${res.status}`);
+    await res.json();
+  };
+  const list = async (): Promise<void> => {
+    const result = (await skillsRequest(client, 'skills/list')) as Partial<SkillsListResult>;
+    if (!Array.isArray(result.skills)) throw new Error(`skills/list: ${JSON.stringify(result)}`);
+  };
+  try {
+    for (let i = 0; i < warmup; i++) {
+      await get();
+      await list();
+    }
+    const samples = { get: [] as number[], list: [] as number[] };
+    for (let i = 0; i < calls; i++) {
+      samples.get.push(await timed(get));
+      samples.list.push(await timed(list));
+    }
+    return { get: stats(samples.get), list: stats(samples.list) };
   } finally {
     await client.close();
   }

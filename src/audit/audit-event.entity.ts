@@ -1,14 +1,14 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One change (CONTRACT §11 audit log), appended in the transaction of the change and never
+ * One change (docs/operations.md#audit-log), appended in the transaction of the change and never
  * updated. No foreign keys: an event outlives whatever it names, and writing one takes no lock
  * on the rows it names. Each index serves one filter of GET /audit-events, newest first.
  */
 @Entity('audit_events')
 @Check(
   'audit_events_target_type_check',
-  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'skill_tag', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request')`,
+  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding', 'skill_tag')`,
 )
 @Check(
   'audit_events_action_check',

@@ -1,4 +1,4 @@
-// CONTRACT §11: failed authentications per client address, per replica, in memory. After `limit`
+// docs/operations.md#rate-limits: failed authentications per client address, per replica, in memory. After `limit`
 // failures within a window (opened by the first failure), every request from that address that
 // carries credentials answers 429 until the window ends, a valid key too, so the limit never tells
 // a right guess from a wrong one. Memory is bounded: at most `maxAddresses` windows are kept.

@@ -7,7 +7,7 @@ import { CredentialCheck } from './credential-check.service';
 
 /**
  * Global: every route needs credentials unless marked @Public(). An address past its limit of
- * failed authentications gets 429 for any credentials, checked before they are (CONTRACT §11).
+ * failed authentications gets 429 for any credentials, checked before they are (docs/operations.md#rate-limits).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {

@@ -1,5 +1,5 @@
 // One way to check presented credentials, for every guard: the failed-authentication limit of the
-// caller's address first (CONTRACT §11), then the lookup, then the count of a failure.
+// caller's address first (docs/operations.md#rate-limits), then the lookup, then the count of a failure.
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '../common/errors/domain-error';

@@ -1,5 +1,5 @@
 // Who is calling: a user (API key) or a task token, which is not a user and may make only the
-// calls of CONTRACT §2 for its own task.
+// calls of docs/api.md#access for its own task.
 export interface UserPrincipal {
   kind: 'user';
   userId: number;

@@ -4,6 +4,24 @@
 // leaves; writes elsewhere (other replicas, SQL by hand) arrive through the change listener.
 import { Injectable } from '@nestjs/common';
 
+/** Skill bindings changed: a user's, or a group's (by name). */
+export type BindingChange = { userId: number } | { groupName: string };
+
+/** Whose bindings a resolution read: its task's creator's and the team lineage's groups'. */
+export interface BindingScope {
+  creatorUserId: number;
+  /** The team's namespace; null when the team is gone (only the creator's bindings apply). */
+  teamNamespace: string | null;
+}
+
+/** Whether a change to these bindings can change a resolution that read `scope`. */
+export function bindingChangeReaches(change: BindingChange, scope: BindingScope): boolean {
+  if ('userId' in change) return change.userId === scope.creatorUserId;
+  const ns = scope.teamNamespace;
+  // The group's teams and its children's: their lineage holds the group.
+  return ns !== null && (ns === change.groupName || ns.startsWith(`${change.groupName}/`));
+}
+
 @Injectable()
 export class ChangeGeneration {
   private generation = 0;
@@ -13,9 +31,10 @@ export class ChangeGeneration {
    * database). Past it, caches serve nothing.
    */
   private heardUntil = Infinity;
-  /** Moves on every ghost change: an entry computed across one is not kept. */
+  /** Moves on every ghost or binding change: an entry computed across one is not kept. */
   private ghostChanges = 0;
   private readonly ghostListeners: Array<(ghostId: number) => void> = [];
+  private readonly bindingListeners: Array<(change: BindingChange) => void> = [];
 
   current(): number {
     return this.generation;
@@ -34,6 +53,16 @@ export class ChangeGeneration {
 
   onGhostChange(listener: (ghostId: number) => void): void {
     this.ghostListeners.push(listener);
+  }
+
+  /** Skill bindings changed (here or elsewhere): entries that read them are dropped. */
+  bindingChanged(change: BindingChange): void {
+    this.ghostChanges++;
+    for (const listener of this.bindingListeners) listener(change);
+  }
+
+  onBindingChange(listener: (change: BindingChange) => void): void {
+    this.bindingListeners.push(listener);
   }
 
   bump(): void {
@@ -74,11 +103,16 @@ export class ChangeGeneration {
 export interface GhostDependencies {
   ghostIds: readonly number[];
   ghostChangesSeen: number;
+  /** Whose skill bindings it read, when it read any. */
+  bindings?: BindingScope;
 }
 
 /** A bounded map (least recently used out first) of values tagged with the generation they were computed at. */
 export class GenerationCache<V> {
-  private readonly entries = new Map<string, { generation: number; value: V; ghostIds?: readonly number[] }>();
+  private readonly entries = new Map<
+    string,
+    { generation: number; value: V; ghostIds?: readonly number[]; bindings?: BindingScope }
+  >();
 
   constructor(
     private readonly changes: ChangeGeneration,
@@ -86,6 +120,11 @@ export class GenerationCache<V> {
   ) {
     changes.onGhostChange((ghostId) => {
       for (const [key, entry] of this.entries) if (entry.ghostIds?.includes(ghostId)) this.entries.delete(key);
+    });
+    changes.onBindingChange((change) => {
+      for (const [key, entry] of this.entries) {
+        if (entry.bindings && bindingChangeReaches(change, entry.bindings)) this.entries.delete(key);
+      }
     });
   }
 
@@ -118,13 +157,14 @@ export class GenerationCache<V> {
   /**
    * `generation` is the one read before the value was computed. A value computed from ghosts
    * names them (`ghosts`): it is kept only if no ghost changed meanwhile, and dropped when one of
-   * them changes; a value without `ghosts` does not depend on any ghost.
+   * them changes; a value without `ghosts` does not depend on any ghost. One that names the
+   * `bindings` it read is dropped when those change.
    */
   set(key: string, value: V, generation: number, ghosts?: GhostDependencies): void {
     if (!this.keeps || !this.changes.isCurrent(generation)) return;
     if (ghosts && ghosts.ghostChangesSeen !== this.changes.ghostChangesSeen()) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { generation, value, ghostIds: ghosts?.ghostIds });
+    this.entries.set(key, { generation, value, ghostIds: ghosts?.ghostIds, bindings: ghosts?.bindings });
   }
 }

@@ -1,8 +1,8 @@
 // Hears writes made elsewhere (other replicas, SQL by hand) through PostgreSQL LISTEN on the
 // channel the change triggers notify. A connection can fail without a word (packets dropped, the
 // server's process paused), so the listener also sends itself a heartbeat on that channel every
-// second: caches serve only while the last heartbeat heard was sent less than 2 s ago (CONTRACT
-// §11), and a late heartbeat makes the listener reconnect. Late by the event loop's clock, though:
+// second: caches serve only while the last heartbeat heard was sent less than 2 s ago (see
+// docs/architecture.md#caching-and-invalidation), and a late heartbeat makes the listener reconnect. Late by the event loop's clock, though:
 // while the loop is blocked nothing can be heard, and a heartbeat answered meanwhile is waiting in
 // the socket, so a stalled loop is not a dead connection (caches are off through it all the same).
 import { randomBytes } from 'node:crypto';
@@ -24,6 +24,9 @@ export const HEARTBEAT_MAX_AGE_MS = 2_000;
 const HEARTBEAT_PREFIX = 'heartbeat:';
 /** `ghost:<id>`: only that ghost's row changed (migration NarrowChangeNotifications). */
 const GHOST_PREFIX = 'ghost:';
+/** `binding-user:<id>`, `binding-group:<name>`: only those skill bindings changed (migration SkillBindings). */
+const BINDING_USER_PREFIX = 'binding-user:';
+const BINDING_GROUP_PREFIX = 'binding-group:';
 const RETRY_MS = 1_000;
 /** A tick this much later than its interval follows a stall of the event loop. */
 const STALL_MS = HEARTBEAT_EVERY_MS / 2;
@@ -149,6 +152,18 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     if (payload.startsWith(GHOST_PREFIX)) {
       const ghostId = Number(payload.slice(GHOST_PREFIX.length));
       if (Number.isSafeInteger(ghostId) && ghostId > 0) this.changes.ghostChanged(ghostId);
+      else this.changes.bump();
+      return;
+    }
+    if (payload.startsWith(BINDING_USER_PREFIX)) {
+      const userId = Number(payload.slice(BINDING_USER_PREFIX.length));
+      if (Number.isSafeInteger(userId) && userId > 0) this.changes.bindingChanged({ userId });
+      else this.changes.bump();
+      return;
+    }
+    if (payload.startsWith(BINDING_GROUP_PREFIX)) {
+      const groupName = payload.slice(BINDING_GROUP_PREFIX.length);
+      if (groupName.length > 0) this.changes.bindingChanged({ groupName });
       else this.changes.bump();
       return;
     }

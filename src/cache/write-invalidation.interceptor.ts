@@ -12,7 +12,7 @@ const READ_ONLY_ROUTE = 'cache:read-only-route';
 const NARROW_WRITE = 'cache:narrow-write';
 
 /** What a route writes, when that is narrower than "anything". */
-type NarrowWrite = { kind: 'new-row' } | { kind: 'ghost'; param: string };
+type NarrowWrite = { kind: 'new-row' } | { kind: 'ghost'; param: string } | { kind: 'self' };
 
 /**
  * A POST that only computes an answer and writes nothing (tool-check, called on every tool call of
@@ -30,6 +30,14 @@ export const NewRowRoute = (): MethodDecorator => SetMetadata(NARROW_WRITE, { ki
 export const GhostWriteRoute = (param = 'id'): MethodDecorator =>
   SetMetadata(NARROW_WRITE, { kind: 'ghost', param } satisfies NarrowWrite);
 
+/**
+ * A route that writes only skill bindings and, once they are committed, tells ChangeGeneration
+ * itself whose they were (ChangeGeneration.bindingChanged): on success nothing more is dropped.
+ * A failure drops everything, as any write's does.
+ */
+export const SelfInvalidatingRoute = (): MethodDecorator =>
+  SetMetadata(NARROW_WRITE, { kind: 'self' } satisfies NarrowWrite);
+
 @Injectable()
 export class WriteInvalidationInterceptor implements NestInterceptor {
   constructor(
@@ -43,6 +51,7 @@ export class WriteInvalidationInterceptor implements NestInterceptor {
     if (this.reflector.get<boolean>(READ_ONLY_ROUTE, context.getHandler())) return next.handle();
     const narrow = this.reflector.get<NarrowWrite | undefined>(NARROW_WRITE, context.getHandler());
     if (narrow?.kind === 'new-row') return next.handle();
+    if (narrow?.kind === 'self') return next.handle().pipe(tap({ error: () => this.changes.bump() }));
     const ghostId = narrow?.kind === 'ghost' ? Number(req.params[narrow.param]) : NaN;
     const changed =
       Number.isSafeInteger(ghostId) && ghostId > 0

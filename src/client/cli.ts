@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `skill-resolver` command (CONTRACT §10): `sync` and `verify`, progress on stderr, `--json`
+// The `skill-resolver` command (docs/sandbox-client.md#commands): `sync` and `verify`, progress on stderr, `--json`
 // on stdout, the exit codes of errors.ts. Run as `npx skill-resolver` or `node dist/src/client/cli.js`.
 import { parseArgs } from 'node:util';
 import { ClientError, EXIT_FAILED, EXIT_USAGE, errorMessage, UsageError } from './errors';

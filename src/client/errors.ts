@@ -1,4 +1,4 @@
-// Exit codes of the sandbox client (CONTRACT §10) and the errors that carry them.
+// Exit codes of the sandbox client (docs/sandbox-client.md#exit-codes) and the errors that carry them.
 
 export const EXIT_OK = 0;
 /** HTTP errors (401, 404, ...), the network, a file system that refuses a write. */

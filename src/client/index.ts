@@ -1,4 +1,4 @@
-// The sandbox client as a library (CONTRACT §10): the same `sync` and `verify` as the command.
+// The sandbox client as a library (docs/sandbox-client.md#commands): the same `sync` and `verify` as the command.
 // Node's standard library and the package reader only: importing it loads no Nest, TypeORM or pg.
 export { sync } from './sync';
 export type { From, ProgressEvent, SyncedSkill, SyncFailure, SyncOptions, SyncResult } from './sync';

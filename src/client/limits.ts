@@ -1,4 +1,4 @@
-// The package limits the client unpacks with: the service's defaults (CONTRACT §3; a unit test
+// The package limits the client unpacks with: the service's defaults (docs/packages.md#limits; a unit test
 // holds them equal to what the service's configuration loads), and the host cache's own bounds.
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -39,7 +39,7 @@ export function maxDownloadBytes(limits: ClientPackageLimits): number {
 
 export const DEFAULT_CACHE_MAX_ENTRIES = 32;
 export const DEFAULT_CACHE_MAX_BYTES = 256 * MIB;
-/** Downloads one sync runs at once (CONTRACT §10). */
+/** Downloads one sync runs at once (docs/sandbox-client.md#sync). */
 export const MAX_PARALLEL_DOWNLOADS = 8;
 
 /**

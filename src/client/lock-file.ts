@@ -1,4 +1,4 @@
-// `DIR/.skill-resolver.lock.json`: what the last sync put in DIR (CONTRACT §10). Written whole
+// `DIR/.skill-resolver.lock.json`: what the last sync put in DIR (docs/sandbox-client.md#lock-file). Written whole
 // and renamed into place, so it is never half written; a name marked `pending` is being replaced
 // or removed, and is never trusted by the next sync.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

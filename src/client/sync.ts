@@ -1,4 +1,4 @@
-// `sync` (CONTRACT §10): the task's exact skills into DIR, verified, through the host cache, with
+// `sync` (docs/sandbox-client.md#sync): the task's exact skills into DIR, verified, through the host cache, with
 // one request and no download when nothing changed since the last sync. It gathers the facts
 // (the lock, what DIR holds, the task's refs), lets plan-sync.ts decide, and carries the plan out
 // within one deadline; a folder that differs from the lock is rebuilt.

@@ -1,4 +1,4 @@
-// Reads the answer of GET /api/tasks/{id}/skills (CONTRACT §5.3) strictly enough that nothing in
+// Reads the answer of GET /api/tasks/{id}/skills (docs/resolution.md#output) strictly enough that nothing in
 // it can steer a write outside DIR; fields the client does not use are ignored.
 import { ClientError, EXIT_FAILED } from './errors';
 import { CONTENT_HASH, SKILL_NAME, Unresolved } from './lock-file';

@@ -1,4 +1,4 @@
-// Unpacks a downloaded package with the service's own reader, limits and path rules (CONTRACT §3):
+// Unpacks a downloaded package with the service's own reader, limits and path rules (docs/packages.md#limits):
 // whatever bytes arrive, only safe relative paths under the one skill root come out, in memory.
 import { createHash } from 'node:crypto';
 import { findSkillRoot } from '../package/skill-root';
@@ -59,7 +59,7 @@ export function unpackPackage(zip: Buffer, name: string, limits: ClientPackageLi
   return sortByPath(files);
 }
 
-/** By the UTF-8 bytes of the path: the manifest's order (CONTRACT §3). */
+/** By the UTF-8 bytes of the path: the manifest's order (docs/packages.md#content-hash-and-revision). */
 export function sortByPath<T extends { path: string }>(files: T[]): T[] {
   return files
     .map((file) => ({ file, key: Buffer.from(file.path, 'utf8') }))

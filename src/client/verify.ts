@@ -1,4 +1,4 @@
-// `verify` (CONTRACT §10): every materialised file re-hashed against the lock, and nothing added.
+// `verify` (docs/sandbox-client.md#commands): every materialised file re-hashed against the lock, and nothing added.
 import { join, resolve as resolvePath } from 'node:path';
 import { ClientError, EXIT_FAILED, EXIT_INTEGRITY, EXIT_OK, UsageError } from './errors';
 import { LOCK_FILE, readLock } from './lock-file';

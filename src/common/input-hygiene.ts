@@ -1,4 +1,4 @@
-// CONTRACT §11 input hygiene as plain functions: strings PostgreSQL cannot hold (U+0000) or that
+// Input hygiene (docs/limits.md#hostile-input) as plain functions: strings PostgreSQL cannot hold (U+0000) or that
 // UTF-8 cannot encode (lone surrogates), and a budget walk that bounds any parsed JSON body in
 // linear time before a DTO sees it. No Nest or Express here.
 import { isUtf8 } from 'node:buffer';
@@ -6,7 +6,7 @@ import { type UnsafeStringReason, unsafeStringReason } from '../package/unsafe-s
 
 export { type UnsafeStringReason, unsafeStringReason } from '../package/unsafe-string';
 
-/** Nesting of a JSON body (CONTRACT §4). */
+/** Nesting of a JSON body (docs/limits.md#bounds). */
 export const MAX_JSON_DEPTH = 32;
 /**
  * Items of any one array or keys of any one object in a JSON body. Above every count the contract

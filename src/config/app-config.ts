@@ -6,6 +6,7 @@ import { HostOriginRule, hostOriginRule } from '../common/http/host-origin';
 import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 import type { PackageLimits } from '../package/limits';
+import { DEFAULT_MATCH_BUDGET, MAX_MATCH_BUDGET, MIN_MATCH_BUDGET } from '../policy';
 
 export interface InspectionSettings {
   /** Worker threads that inspect packages; twice as many packages may wait or run (429 past that). */
@@ -16,7 +17,7 @@ export interface InspectionSettings {
   maxUploadsPerUser: number;
 }
 
-/** Time limits on the database (CONTRACT §11); a database that does not answer within them is 503. */
+/** Time limits on the database (docs/operations.md#when-the-database-does-not-answer); a database that does not answer within them is 503. */
 export interface DatabaseLimits {
   /** Opening one connection. */
   connectMs: number;
@@ -24,6 +25,14 @@ export interface DatabaseLimits {
   statementMs: number;
   /** Waiting for a connection of the pool (opening one included). */
   acquireMs: number;
+}
+
+/** The bounds of tool-check (docs/tool-policy.md#budget). */
+export interface ToolPolicySettings {
+  /** Matching steps one call may take across all its active skills; past it: POLICY_TOO_COMPLEX. */
+  matchBudget: number;
+  /** Versions whose compiled allowed-tools are kept; 0 compiles them on every call. */
+  cacheEntries: number;
 }
 
 export interface AppConfig {
@@ -45,7 +54,7 @@ export interface AppConfig {
   teamSkillsCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
-  /** CONTRACT §11 time and connection limits of the HTTP server. */
+  /** Time and connection limits (docs/limits.md#time-limits) of the HTTP server. */
   http: HttpLimits;
   /** Failed authentications per client address per window before 429; 0 turns the limit off. */
   authFailureLimit: number;
@@ -54,6 +63,7 @@ export interface AppConfig {
   trustProxy: number;
   /** The Host and Origin headers the MCP endpoint answers: loopback, plus MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS. */
   mcpHostOrigin: HostOriginRule;
+  toolPolicy: ToolPolicySettings;
 }
 
 /**
@@ -166,6 +176,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authFailureWindowSeconds: r.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     trustProxy: r.int('TRUST_PROXY', 0, 0, 10),
     mcpHostOrigin: mcp.rule,
+    toolPolicy: {
+      matchBudget: r.int('TOOL_CHECK_MATCH_BUDGET', DEFAULT_MATCH_BUDGET, MIN_MATCH_BUDGET, MAX_MATCH_BUDGET),
+      cacheEntries: r.int('TOOL_POLICY_CACHE_ENTRIES', 4_096, 0, 1_000_000),
+    },
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');

@@ -1,4 +1,4 @@
-// Time limits on every connection of the pool (CONTRACT §11): opening a connection, waiting for one,
+// Time limits on every connection of the pool (docs/operations.md#when-the-database-does-not-answer): opening a connection, waiting for one,
 // and each statement. The server enforces the statement limit itself (statement_timeout), but a
 // server that is frozen or cut off enforces nothing, so the client bounds every query too, and a
 // connection whose query timed out is closed rather than handed to the next request (its answer

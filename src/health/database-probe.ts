@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-/** CONTRACT §11: `/health/ready` answers 503 within 2 s when the database does not answer. */
+/** docs/operations.md#when-the-database-does-not-answer: `/health/ready` answers 503 within 2 s when the database does not answer. */
 export const READY_WITHIN_MS = 1_000;
 
 @Injectable()

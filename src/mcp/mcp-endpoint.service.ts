@@ -1,4 +1,4 @@
-// Streamable HTTP, stateless (CONTRACT §9.1): every POST gets its own server and transport, built
+// Streamable HTTP, stateless (docs/mcp.md#endpoint): every POST gets its own server and transport, built
 // for the caller the global guard authenticated, and both are closed with the response.
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';

@@ -10,7 +10,7 @@ import { MAX_TOOL_CHECK_SKILLS, MAX_TOOL_CHECK_TOOLS, MAX_TOOL_NAME_LENGTH } fro
 
 /** Search bounds of GET /api/skills/search: `limit` 1-50, `min_score` 0-1 (the query: searchQueryProblems). */
 export const SEARCH_MAX_LIMIT = 50;
-/** Skill names in selections are 1-64 characters (CONTRACT §4). */
+/** Skill names in selections are 1-64 characters (docs/limits.md#bounds). */
 const MAX_SKILL_NAME = 64;
 /** Manifest paths are at most 512 bytes by default and never over 4,096 (MAX_PATH_BYTES). */
 const MAX_FILE_PATH = 4096;

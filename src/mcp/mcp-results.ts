@@ -1,4 +1,4 @@
-// Tool results (CONTRACT §9.1): the HTTP answer's JSON as structuredContent with a short text
+// Tool results (docs/mcp.md#tools): the HTTP answer's JSON as structuredContent with a short text
 // rendering; a contract error as isError with {code, message} (and the route's details, when it
 // has any) and the message as text.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -1,4 +1,4 @@
-// The MCP tools of CONTRACT §9.1, each a thin adapter over the service its HTTP route uses: the
+// The MCP tools of docs/mcp.md#tools, each a thin adapter over the service its HTTP route uses: the
 // same access checks, the same answer (as structuredContent), the same errors (as isError results).
 // Loaded by McpTools on the first MCP request (this module and the SDK are not needed to boot).
 import { isUtf8 } from 'node:buffer';
@@ -34,7 +34,7 @@ import { manifestText, searchText, taskSkillsText, toolCheckText } from './mcp-t
 
 export const MCP_SERVER_NAME = 'skill-resolver';
 export const MCP_SERVER_VERSION = '1';
-/** read_skill_file returns files up to this size as text (CONTRACT §9.1). */
+/** read_skill_file returns files up to this size as text (docs/mcp.md#tools). */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
 
 /** Every tool only reads: clients may call them without asking. */
@@ -182,7 +182,7 @@ export class McpToolServer {
 
   /**
    * A server offering what `principal` may use, and the names of its tools: a task token never
-   * gets find_skills (users only, CONTRACT §8.1). `origin` (scheme and host of the request) builds
+   * gets find_skills (users only, docs/search.md). `origin` (scheme and host of the request) builds
    * download URLs.
    */
   private server(principal: Principal, origin: string): { server: McpServer; tools: ReadonlySet<string> } {

@@ -26,7 +26,7 @@ export interface SkillSearchInput {
   min_score?: number;
 }
 
-/** The answer of `GET /api/skills/search` (CONTRACT §8.1). */
+/** The answer of `GET /api/skills/search` (docs/search.md). */
 export type SkillSearchAnswer = SkillSearchResultDto;
 
 /** `GET /api/skills/search` for a user (tokens never reach it). */

@@ -30,7 +30,7 @@ function methodNotAllowed(res: Response): never {
   throw new DomainError('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: send JSON-RPC messages with POST');
 }
 
-/** The MCP endpoint (CONTRACT §9.1): the same credentials, logging and metrics as every route. */
+/** The MCP endpoint (docs/mcp.md#endpoint): the same credentials, logging and metrics as every route. */
 @ApiTags('mcp')
 @ApiAuth()
 @Controller('mcp')

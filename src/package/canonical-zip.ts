@@ -1,4 +1,4 @@
-// The stored form of a package (CONTRACT §3): rebuilt from the accepted files, so every extractor
+// The stored form of a package (docs/packages.md#canonical-form): rebuilt from the accepted files, so every extractor
 // unpacks exactly the manifest. One entry per file, named `<skill>/<path>`, in manifest order, no
 // folders, Unix modes, a fixed timestamp, no extra fields, descriptors or comment.
 import { crc32, deflateRawSync } from 'node:zlib';

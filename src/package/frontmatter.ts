@@ -15,7 +15,7 @@ export interface SkillMd {
   /** The whole SKILL.md as text, when it is UTF-8. */
   text: string | null;
   /**
-   * The tool policy (CONTRACT §7.1) when the frontmatter parsed; with policy errors it holds the
+   * The tool policy (docs/packages.md#tool-policy-fields) when the frontmatter parsed; with policy errors it holds the
    * valid part only, so it never allows more than the author wrote.
    */
   policy: ToolPolicy | null;
@@ -32,7 +32,7 @@ const MAX_COMPATIBILITY = 500;
 const MAX_BODY_LINES = 500;
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
-/** Scalars, mappings and sequences, counted with aliases expanded (CONTRACT §3). */
+/** Scalars, mappings and sequences, counted with aliases expanded (docs/packages.md#validation). */
 export const MAX_FRONTMATTER_NODES = 10_000;
 /** The characters of every scalar, counted with aliases expanded: what the stored JSON can weigh. */
 const MAX_EXPANDED_CHARS = 1024 * 1024;

@@ -1,4 +1,4 @@
-// The one entry point for checking an uploaded skill package (CONTRACT §3): every problem, the
+// The one entry point for checking an uploaded skill package (docs/packages.md#validation): every problem, the
 // manifest, the parsed frontmatter, the canonical zip that is stored instead of the upload, and
 // its hashes, without ever throwing on bad input. Synchronous and CPU-bound: the service runs it
 // in the inspection workers, never on the HTTP event loop.
@@ -28,13 +28,13 @@ export interface PackageInspection {
   frontmatter: Record<string, unknown> | null;
   /** The text of SKILL.md, when it could be read. */
   skillMd: string | null;
-  /** `allowed-tools` read (CONTRACT §7.1): null when the key is absent (or the frontmatter unreadable). */
+  /** `allowed-tools` read (docs/packages.md#tool-policy-fields): null when the key is absent (or the frontmatter unreadable). */
   allowedTools: string[] | null;
-  /** What the skill needs in its sandbox (CONTRACT §7.1); empty lists when nothing is declared. */
+  /** What the skill needs in its sandbox (docs/packages.md#tool-policy-fields); empty lists when nothing is declared. */
   requires: Requires;
   /** `sha256:<hex>` of the RFC 8785 JSON of `files`; null when invalid. */
   revision: string | null;
-  /** The zip that is stored (CONTRACT §3 canonical form); null when invalid. */
+  /** The zip that is stored (the canonical form of docs/packages.md#canonical-form); null when invalid. */
   canonical: Buffer | null;
   /** `sha256:<hex>` of `canonical`; null when invalid. */
   contentHash: string | null;

@@ -9,7 +9,7 @@ export interface ManifestFile {
   mode: '755' | '644';
 }
 
-/** Sorted by UTF-8 bytes (not UTF-16 units), the order CONTRACT §3 fixes for the revision. */
+/** Sorted by UTF-8 bytes (not UTF-16 units), the order docs/packages.md#content-hash-and-revision fixes for the revision. */
 export function sortManifest(files: ManifestFile[]): ManifestFile[] {
   return files
     .map((file) => ({ file, key: Buffer.from(file.path, 'utf8') }))

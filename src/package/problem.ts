@@ -1,4 +1,4 @@
-// The stable codes (CONTRACT §3) an inspected package can carry, and the one shape they take.
+// The stable codes (docs/packages.md#problem-codes) an inspected package can carry, and the one shape they take.
 /** Errors: a package carrying any of them is rejected. */
 export const PROBLEM_CODES = [
   'ZIP_INVALID',

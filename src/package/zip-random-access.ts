@@ -3,7 +3,7 @@
 // `read(offset, length)` the caller provides (the database reads bounded slices of the blob). Memory
 // stays at one chunk plus one directory record whatever the archive's size. Dependency-free.
 //
-// The stored form is canonical (CONTRACT §3), and this reader accepts nothing else: a blob that
+// The stored form is canonical (docs/packages.md#canonical-form), and this reader accepts nothing else: a blob that
 // breaks that form, or whose headers disagree with each other or with what the caller expects,
 // fails with StoredZipError instead of serving other bytes.
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Reads a zip archive held in memory, strictly: the end record, the central directory and the
-// local headers must tell one story (CONTRACT §3), so no extractor can find an entry, a name or a
+// local headers must tell one story (docs/packages.md#validation), so no extractor can find an entry, a name or a
 // size that this reader did not check. Synchronous and dependency-free: it runs in the inspection
 // workers and in the sandbox client alike.
 import { isUtf8 } from 'node:buffer';
@@ -364,7 +364,7 @@ function describeEntry(
 // eslint-disable-next-line no-control-regex
 const DECEPTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/u;
 
-/** Why a name is unsafe as a path (CONTRACT §3), or null; shared with the sandbox client's unpacking. */
+/** Why a name is unsafe as a path (docs/packages.md#validation), or null; shared with the sandbox client's unpacking. */
 export function unsafeReason(name: string, limits: Pick<ZipLimits, 'maxPathBytes'>): string | null {
   if (name === '') return 'has an empty name';
   if (Buffer.byteLength(name, 'utf8') > limits.maxPathBytes)

@@ -1,4 +1,4 @@
-// CONTRACT §7.1: the `allowed-tools` field of SKILL.md, read into entries `Head` or `Head(body)`.
+// docs/packages.md#tool-policy-fields: the `allowed-tools` field of SKILL.md, read into entries `Head` or `Head(body)`.
 import { ProblemList, kindOf, policyProblem, shown } from './policy-problems';
 import { PolicyProblem, ToolEntry } from './policy.types';
 

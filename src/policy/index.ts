@@ -1,4 +1,4 @@
-// The tool policy's public API (CONTRACT §7, §9.2): plain functions over plain values, no Nest,
+// The tool policy's public API (docs/tool-policy.md): plain functions over plain values, no Nest,
 // TypeORM or HTTP, so the package inspection, the resolution services and the MCP surface share it.
 export * from './policy.types';
 export { type ToolPolicyReading, parseToolPolicy } from './parse-policy';
@@ -13,18 +13,39 @@ export {
 } from './allowed-tools';
 export { type RequiresReading, parseRequires } from './requires';
 export { MAX_PROBLEMS_PER_FIELD } from './policy-problems';
-export { type CompiledGlob, MatchBudget, codePointsOf, compileGlob, globMatch, matchGlob } from './glob';
-export { isCompoundCommand } from './compound';
-export { MAX_MATCH_WORK_PER_SKILL, bodyAllows, checkCall, foldToolName, visibleTools } from './intersection';
+export { type CompiledGlob, type GlobText, codePointsOf, compileGlob, globCost, globMatch, matchGlob } from './glob';
+export { isCompoundCommand, readSimpleCommand } from './simple-command';
+export {
+  type CompiledPolicy,
+  type CompiledSkill,
+  type HeadRule,
+  DEFAULT_MATCH_BUDGET,
+  MATCH_SLICE,
+  MAX_MATCH_BUDGET,
+  MIN_MATCH_BUDGET,
+  bodyAllows,
+  checkCall,
+  checkCallSteps,
+  compilePolicy,
+  compileSkills,
+  finish,
+  foldToolName,
+  globAt,
+  visibleTools,
+  visibleToolsOf,
+} from './intersection';
+export { CompiledPolicyCache } from './policy-cache';
 export {
   MAX_COMMAND_BYTES,
   type PolicyRef,
   type ToolCheckAnswer,
+  type ToolCheckOptions,
   type ToolCheckOutcome,
   type ToolCheckRejection,
   type ToolCheckRequest,
   type ToolCheckSkill,
   toolCheck,
+  toolCheckSteps,
 } from './tool-check';
 export {
   REMOTE_SKILL_TIMEOUT_MAX,

@@ -1,8 +1,9 @@
-// CONTRACT §7.2: which tools the active skills leave visible, and whether one call passes all of them.
+// Which tools the active skills leave visible, and whether one call passes all of them
+// (docs/tool-policy.md#visibility-and-calls).
 import { parseToolEntry } from './allowed-tools';
-import { isCompoundCommand } from './compound';
-import { MatchBudget, codePointsOf, compileGlob, matchGlob } from './glob';
+import { CompiledGlob, GlobText, codePointsOf, compileGlob, globCost, matchGlob } from './glob';
 import { sortedUnique } from './requires';
+import { readSimpleCommand } from './simple-command';
 import { ActiveSkill, CallCode, CallVerdict, ToolCall } from './policy.types';
 
 /**
@@ -14,42 +15,102 @@ export function foldToolName(name: string): string {
 }
 
 /** What one restricting skill says about one tool (all its entries with that head, any case). */
-interface HeadRule {
+export interface HeadRule {
   /** The head as the skill first writes it. */
   spelling: string;
   /** An entry without a body: every use of the tool is allowed. */
   bare: boolean;
-  bodies: string[];
+  /** The glob patterns of its bodies, each once, in the order written (see globsOf). */
+  patterns: string[];
+  /** Each pattern compiled when a check first needs it (see globAt). */
+  compiled: (CompiledGlob | undefined)[];
 }
 
-interface SkillRules {
-  name: string;
-  byHead: Map<string, HeadRule>;
-}
-
-/** The rules of each skill that restricts, in the order given; a `null` list restricts nothing. */
-function restrictingRules(skills: readonly (Pick<ActiveSkill, 'allowed_tools'> & { name?: string })[]): SkillRules[] {
-  const rules: SkillRules[] = [];
-  for (const skill of skills) {
-    if (skill.allowed_tools === null) continue;
-    const byHead = new Map<string, HeadRule>();
-    for (const written of skill.allowed_tools) {
-      // A stored entry that is not well formed allows nothing: the policy only ever narrows.
-      const entry = parseToolEntry(written);
-      if (!entry) continue;
-      const key = foldToolName(entry.head);
-      let rule = byHead.get(key);
-      if (!rule) {
-        rule = { spelling: entry.head, bare: false, bodies: [] };
-        byHead.set(key, rule);
-      }
-      if (entry.body === null) rule.bare = true;
-      else rule.bodies.push(entry.body);
-    }
-    rules.push({ name: skill.name ?? '', byHead });
+/**
+ * The i-th glob of a rule, compiled on first use and kept with the rule: a check that is refused
+ * for its budget, or that matches early, compiles only the globs it reached.
+ */
+export function globAt(rule: HeadRule, i: number): CompiledGlob {
+  let glob = rule.compiled[i];
+  if (glob === undefined) {
+    glob = compileGlob(rule.patterns[i]);
+    rule.compiled[i] = glob;
   }
-  return rules;
+  return glob;
 }
+
+/** One version's `allowed-tools` list, read (and its globs compiled as used): it depends only on the version. */
+export interface CompiledPolicy {
+  /** By folded head. */
+  byHead: ReadonlyMap<string, HeadRule>;
+}
+
+/** A skill as the check sees it: `null` restricts nothing. */
+export interface CompiledSkill {
+  name: string;
+  policy: CompiledPolicy | null;
+}
+
+/** What one glob needing a full scan of a 16 KiB command costs (see globCost). */
+const FULL_SCAN_OF_16_KIB = 16 * 1024 + 1;
+/** The least budget a deployment may set: 64 skills of 16 patterns, each one scan of 16 KiB. */
+export const MIN_MATCH_BUDGET = 64 * 16 * FULL_SCAN_OF_16_KIB;
+/**
+ * The matching work one call may do across all its active skills, in steps (see globCost): twice
+ * the least, so that 64 skills of 16 patterns fit even when every pattern needs a full scan and
+ * holds a ":" (which makes it two globs). Up to about 100 ms of matching, in slices.
+ */
+export const DEFAULT_MATCH_BUDGET = 2 * MIN_MATCH_BUDGET;
+export const MAX_MATCH_BUDGET = 2 ** 30;
+/**
+ * The check offers to give the event loop back after this many steps (well under a millisecond of
+ * matching); its caller decides how often to take the offer.
+ */
+export const MATCH_SLICE = 64 * 1024;
+/** What trying one glob counts towards a slice beyond its matching: compiling it, its bound. */
+const GLOB_STEP = 256;
+
+/**
+ * The policy of one `allowed-tools` list. A stored entry that is not well formed allows nothing:
+ * the policy only ever narrows. Linear in the length of the list; the globs are compiled later.
+ */
+export function compilePolicy(allowedTools: readonly string[]): CompiledPolicy {
+  const bodies = new Map<string, { spelling: string; bare: boolean; bodies: string[] }>();
+  for (const written of allowedTools) {
+    const entry = parseToolEntry(written);
+    if (!entry) continue;
+    const key = foldToolName(entry.head);
+    let rule = bodies.get(key);
+    if (!rule) {
+      rule = { spelling: entry.head, bare: false, bodies: [] };
+      bodies.set(key, rule);
+    }
+    if (entry.body === null) rule.bare = true;
+    else rule.bodies.push(entry.body);
+  }
+  const byHead = new Map<string, HeadRule>();
+  for (const [key, rule] of bodies) {
+    const patterns = globsOf(rule.bodies);
+    byHead.set(key, {
+      spelling: rule.spelling,
+      bare: rule.bare,
+      patterns,
+      compiled: new Array<CompiledGlob | undefined>(patterns.length),
+    });
+  }
+  return { byHead };
+}
+
+/** The skills compiled one by one (callers with a cache compile through it instead). */
+export function compileSkills(skills: readonly ActiveSkill[]): CompiledSkill[] {
+  return skills.map((skill) => ({
+    name: skill.name,
+    policy: skill.allowed_tools === null ? null : compilePolicy(skill.allowed_tools),
+  }));
+}
+
+const restricting = (skills: readonly CompiledSkill[]): Array<CompiledSkill & { policy: CompiledPolicy }> =>
+  skills.filter((skill): skill is CompiledSkill & { policy: CompiledPolicy } => skill.policy !== null);
 
 /**
  * The visible tools. With `offered` (the tools T the bot offers): T's own names, spelling and order
@@ -57,22 +118,26 @@ function restrictingRules(skills: readonly (Pick<ActiveSkill, 'allowed_tools'> &
  * restricts, else the heads every restricting skill names, spelled as the first restricting skill
  * writes them, sorted.
  */
-export function visibleTools(
-  skills: readonly Pick<ActiveSkill, 'allowed_tools'>[],
-  offered?: readonly string[],
-): string[] | null {
-  const rules = restrictingRules(skills);
+export function visibleToolsOf(skills: readonly CompiledSkill[], offered?: readonly string[]): string[] | null {
+  const rules = restricting(skills);
   const allowedByAll = (tool: string): boolean => {
     const key = foldToolName(tool);
-    return rules.every((rule) => rule.byHead.has(key));
+    return rules.every((rule) => rule.policy.byHead.has(key));
   };
   if (offered !== undefined) return [...new Set(offered)].filter(allowedByAll);
   if (rules.length === 0) return null;
   const [first, ...others] = rules;
-  const common = [...first.byHead.entries()]
-    .filter(([key]) => others.every((rule) => rule.byHead.has(key)))
+  const common = [...first.policy.byHead.entries()]
+    .filter(([key]) => others.every((rule) => rule.policy.byHead.has(key)))
     .map(([, rule]) => rule.spelling);
   return common.sort();
+}
+
+export function visibleTools(
+  skills: readonly Pick<ActiveSkill, 'allowed_tools'>[],
+  offered?: readonly string[],
+): string[] | null {
+  return visibleToolsOf(compileSkills(skills.map((skill) => ({ name: '', ...skill }))), offered);
 }
 
 /** The blanks a shell skips around a command; other Unicode spaces are part of a word to it. */
@@ -84,14 +149,6 @@ function trimBlanks(command: string): string {
   while (end > start && blank(command[end - 1])) end -= 1;
   return command.slice(start, end);
 }
-
-/**
- * The matching work one skill may spend on one call: 64 full scans of a 16 KiB command, far more
- * than any real declaration needs (a pattern costs a scan only when text sits between two stars).
- * A skill whose patterns would need more refuses the call, as when none matches: the check fails
- * closed, and a declaration of thousands of patterns cannot hold the event loop.
- */
-export const MAX_MATCH_WORK_PER_SKILL = 64 * 16 * 1024;
 
 /**
  * The globs of some bodies, in the order written, each once: a body is split on `|`, each pattern
@@ -113,44 +170,94 @@ function globsOf(bodies: readonly string[]): string[] {
   return [...globs];
 }
 
-/** Whether some pattern of `bodies` matches the whole command, within the skill's budget. */
-function bodiesMatch(bodies: readonly string[], command: Int32Array): boolean {
-  const budget = new MatchBudget(MAX_MATCH_WORK_PER_SKILL);
-  for (const glob of globsOf(bodies)) {
-    if (matchGlob(compileGlob(glob), command, budget)) return true;
-    if (budget.exhausted) return false;
-  }
-  return false;
-}
-
-/** Whether one body allows a command (trimmed of blanks), as the call check reads it. */
-export function bodyAllows(body: string, command: string): boolean {
-  return bodiesMatch([body], codePointsOf(trimBlanks(command)));
-}
-
-function verdict(code: CallCode | null, deniedBy: readonly SkillRules[] = []): CallVerdict {
-  return { allowed: code === null, code, denied_by: sortedUnique(deniedBy.map((rule) => rule.name)) };
+function verdict(code: CallCode | null, deniedBy: readonly { name: string }[] = []): CallVerdict {
+  return { allowed: code === null, code, denied_by: sortedUnique(deniedBy.map((skill) => skill.name)) };
 }
 
 /**
- * The call check: the tool must be visible (TOOL_NOT_ALLOWED, denied by the skills that do not name
- * it); then every restricting skill whose entries for the tool all carry a body constrains the
- * call. A constrained call needs a `command` (COMMAND_NOT_ALLOWED), a simple one (COMMAND_COMPOUND,
- * denied by every constraining skill), and one that some pattern of each constraining skill
- * matches (COMMAND_NOT_ALLOWED, denied by the skills none of whose patterns match).
+ * The call check, as steps: it yields whenever it has worked for MATCH_SLICE steps since the last
+ * yield, so a caller can give the event loop back, and returns the verdict. The tool must be visible
+ * (TOOL_NOT_ALLOWED, denied by the skills that do not name it); then every restricting skill whose
+ * entries for the tool all carry a body constrains the call. A constrained call needs a `command`
+ * (COMMAND_NOT_ALLOWED) that is one simple command (COMMAND_COMPOUND, denied by every constraining
+ * skill). Before any matching, the work every glob of every constraining skill could take is added
+ * up: past `budget` the call is refused (POLICY_TOO_COMPLEX, denied by every constraining skill),
+ * whatever the patterns would have said. Then the command must be matched by some pattern of each
+ * constraining skill (COMMAND_NOT_ALLOWED, denied by the skills none of whose patterns match).
  */
-export function checkCall(skills: readonly ActiveSkill[], call: ToolCall, offered?: readonly string[]): CallVerdict {
-  const rules = restrictingRules(skills);
+export function* checkCallSteps(
+  skills: readonly CompiledSkill[],
+  call: ToolCall,
+  offered: readonly string[] | undefined,
+  budget: number,
+): Generator<void, CallVerdict> {
+  const rules = restricting(skills);
   const key = foldToolName(call.tool);
-  const lacking = rules.filter((rule) => !rule.byHead.has(key));
+  const lacking = rules.filter((rule) => !rule.policy.byHead.has(key));
   if (lacking.length > 0 || (offered !== undefined && !offered.includes(call.tool))) {
     return verdict('TOOL_NOT_ALLOWED', lacking);
   }
-  const constraining = rules.filter((rule) => !rule.byHead.get(key)!.bare);
+  const constraining = rules
+    .map((rule) => ({ name: rule.name, head: rule.policy.byHead.get(key)! }))
+    .filter((rule) => !rule.head.bare);
   if (constraining.length === 0) return verdict(null);
   if (call.command === undefined) return verdict('COMMAND_NOT_ALLOWED', constraining);
-  if (isCompoundCommand(call.command)) return verdict('COMMAND_COMPOUND', constraining);
-  const command = codePointsOf(trimBlanks(call.command));
-  const refusing = constraining.filter((rule) => !bodiesMatch(rule.byHead.get(key)!.bodies, command));
+  if (readSimpleCommand(call.command) === null) return verdict('COMMAND_COMPOUND', constraining);
+
+  const text = codePointsOf(trimBlanks(call.command));
+  let work = 0;
+  let sinceYield = 0;
+  for (const rule of constraining) {
+    for (let i = 0; i < rule.head.patterns.length; i++) {
+      work += globCost(globAt(rule.head, i), text);
+      if (work > budget) return verdict('POLICY_TOO_COMPLEX', constraining);
+      sinceYield += GLOB_STEP;
+      if (sinceYield >= MATCH_SLICE) {
+        yield;
+        sinceYield = 0;
+      }
+    }
+  }
+  const refusing: { name: string }[] = [];
+  for (const rule of constraining) {
+    let matched = false;
+    for (let i = 0; i < rule.head.patterns.length; i++) {
+      const glob = globAt(rule.head, i);
+      sinceYield += GLOB_STEP + globCost(glob, text);
+      if (sinceYield >= MATCH_SLICE) {
+        yield;
+        sinceYield = 0;
+      }
+      if (matchGlob(glob, text)) {
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) refusing.push(rule);
+  }
   return refusing.length > 0 ? verdict('COMMAND_NOT_ALLOWED', refusing) : verdict(null);
+}
+
+/** Runs steps to their end, without giving anything back. */
+export function finish<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** The call check over plain skills, at once (see checkCallSteps). */
+export function checkCall(
+  skills: readonly ActiveSkill[],
+  call: ToolCall,
+  offered?: readonly string[],
+  budget = DEFAULT_MATCH_BUDGET,
+): CallVerdict {
+  return finish(checkCallSteps(compileSkills(skills), call, offered, budget));
+}
+
+/** Whether one body allows a command (trimmed of blanks), as the call check matches it. */
+export function bodyAllows(body: string, command: string): boolean {
+  const text: GlobText = codePointsOf(trimBlanks(command));
+  return globsOf([body]).some((glob) => matchGlob(compileGlob(glob), text));
 }

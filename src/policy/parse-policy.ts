@@ -1,4 +1,4 @@
-// CONTRACT §7.1 for one version: the tool policy read from its parsed frontmatter, with every problem.
+// docs/packages.md#tool-policy-fields for one version: the tool policy read from its parsed frontmatter, with every problem.
 import { parseAllowedTools } from './allowed-tools';
 import { PolicyProblem, ToolPolicy } from './policy.types';
 import { parseRequires } from './requires';

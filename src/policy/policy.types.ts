@@ -1,4 +1,4 @@
-// The plain values of the tool policy (CONTRACT §7): what a version declares and what a check answers.
+// The plain values of the tool policy (docs/tool-policy.md): what a version declares and what a check answers.
 
 /** The codes the policy parser can give; the package inspection lists them with its own. */
 export type PolicyErrorCode = 'ALLOWED_TOOLS_INVALID' | 'REQUIRES_INVALID';
@@ -20,7 +20,7 @@ export interface Requires {
   env: string[];
 }
 
-/** The tool policy of one version (§7.1). */
+/** The tool policy of one version (docs/packages.md#tool-policy-fields). */
 export interface ToolPolicy {
   /** The entries as written, trimmed, duplicates dropped, order kept; `null` when the key is absent. */
   allowed_tools: string[] | null;
@@ -40,7 +40,7 @@ export interface ActiveSkill {
   allowed_tools: readonly string[] | null;
 }
 
-export type CallCode = 'TOOL_NOT_ALLOWED' | 'COMMAND_NOT_ALLOWED' | 'COMMAND_COMPOUND';
+export type CallCode = 'TOOL_NOT_ALLOWED' | 'COMMAND_NOT_ALLOWED' | 'COMMAND_COMPOUND' | 'POLICY_TOO_COMPLEX';
 
 /** A tool call to check: `command` is the shell command (or other argument) the bodies constrain. */
 export interface ToolCall {

@@ -1,4 +1,4 @@
-// CONTRACT §7.1: what a skill needs in its sandbox, read from VikingBot's, OpenClaw's or the plain metadata key.
+// docs/packages.md#tool-policy-fields: what a skill needs in its sandbox, read from VikingBot's, OpenClaw's or the plain metadata key.
 import { ProblemList, kindOf, shown } from './policy-problems';
 import { PolicyProblem, Requires } from './policy.types';
 

@@ -1,8 +1,20 @@
-// CONTRACT §7.3: the answer of `POST /api/tasks/{id}/tool-check`, from the task's resolved set.
-import { checkCall, visibleTools } from './intersection';
+// The answer of `POST /api/tasks/{id}/tool-check` (docs/tool-policy.md#tool-check), from the task's
+// resolved set.
+import {
+  CompiledPolicy,
+  CompiledSkill,
+  DEFAULT_MATCH_BUDGET,
+  checkCallSteps,
+  compilePolicy,
+  finish,
+  visibleToolsOf,
+} from './intersection';
 import { CallVerdict, Requires, ToolCall } from './policy.types';
 import { shown } from './policy-problems';
 import { sortedUnique } from './requires';
+
+/** Compiling offers to give the event loop back after lists of this many characters. */
+const COMPILE_SLICE = 4 * 1024;
 
 /** The longest `call.command` accepted, in UTF-8 bytes. */
 export const MAX_COMMAND_BYTES = 16 * 1024;
@@ -11,6 +23,8 @@ export const MAX_COMMAND_BYTES = 16 * 1024;
 export interface PolicyRef {
   skill_id: number;
   version: number;
+  /** With the skill and version, names the compiled policy in a cache. */
+  content_hash?: string;
   allowed_tools: readonly string[] | null;
   requires: Requires;
 }
@@ -48,6 +62,13 @@ export interface ToolCheckRejection {
   details: { unknown_skills: string[] } | { command_bytes: number; max_command_bytes: number };
 }
 
+export interface ToolCheckOptions {
+  /** The matching work one call may do across all its active skills (docs/tool-policy.md#budget). */
+  matchBudget?: number;
+  /** A version's compiled `allowed-tools` (a cache); default: compiled for this check. */
+  compile?: (ref: PolicyRef & { allowed_tools: readonly string[] }) => CompiledPolicy;
+}
+
 export type ToolCheckOutcome = { ok: true; answer: ToolCheckAnswer } | { ok: false; rejection: ToolCheckRejection };
 
 /**
@@ -61,7 +82,18 @@ export function toolCheck(
   resolved: Readonly<Record<string, PolicyRef>>,
   preloadSkills: readonly string[],
   request: ToolCheckRequest,
+  options: ToolCheckOptions = {},
 ): ToolCheckOutcome {
+  return finish(toolCheckSteps(resolved, preloadSkills, request, options));
+}
+
+/** toolCheck as steps: the call check yields between slices of its matching (see checkCallSteps). */
+export function* toolCheckSteps(
+  resolved: Readonly<Record<string, PolicyRef>>,
+  preloadSkills: readonly string[],
+  request: ToolCheckRequest,
+  options: ToolCheckOptions = {},
+): Generator<void, ToolCheckOutcome> {
   const inSet = (name: string): boolean => Object.hasOwn(resolved, name);
   if (request.skills !== undefined) {
     const unknown = sortedUnique(request.skills.filter((name) => !inSet(name)));
@@ -88,14 +120,33 @@ export function toolCheck(
     version: ref.version,
     allowed_tools: ref.allowed_tools === null ? null : [...ref.allowed_tools],
   }));
+  const compile = options.compile ?? ((ref) => compilePolicy(ref.allowed_tools));
+  const compiled: CompiledSkill[] = [];
+  let sinceYield = 0;
+  for (const { name, ref } of active) {
+    if (ref.allowed_tools === null) {
+      compiled.push({ name, policy: null });
+      continue;
+    }
+    // Compiling is linear in the list; a version compiled before comes from the cache at once.
+    sinceYield += ref.allowed_tools.reduce((sum, entry) => sum + entry.length, 0);
+    if (sinceYield >= COMPILE_SLICE) {
+      yield;
+      sinceYield = 0;
+    }
+    compiled.push({ name, policy: compile({ ...ref, allowed_tools: ref.allowed_tools }) });
+  }
   const answer: ToolCheckAnswer = {
     skills,
-    visible_tools: visibleTools(skills, request.tools),
+    visible_tools: visibleToolsOf(compiled, request.tools),
     requires: {
       bins: sortedUnique(active.flatMap(({ ref }) => ref.requires.bins)),
       env: sortedUnique(active.flatMap(({ ref }) => ref.requires.env)),
     },
   };
-  if (request.call !== undefined) answer.call = checkCall(skills, request.call, request.tools);
+  if (request.call !== undefined) {
+    const budget = options.matchBudget ?? DEFAULT_MATCH_BUDGET;
+    answer.call = yield* checkCallSteps(compiled, request.call, request.tools, budget);
+  }
   return { ok: true, answer };
 }

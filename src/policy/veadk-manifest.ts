@@ -1,4 +1,4 @@
-// CONTRACT §9.2: a task's resolved skills as VeADK's `remote-skills.json`, in the shape its loader takes.
+// docs/api.md#veadk-manifest: a task's resolved skills as VeADK's `remote-skills.json`, in the shape its loader takes.
 
 /** VeADK's timeout bounds, in seconds. */
 export const REMOTE_SKILL_TIMEOUT_MIN = 1;

@@ -1,4 +1,4 @@
-// CONTRACT §5.4: an ExecutionRequest resolves the task with the message as the top source, and
+// docs/resolution.md#executionrequest: an ExecutionRequest resolves the task with the message as the top source, and
 // with `persist` writes the message's selections into the task labels first.
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';

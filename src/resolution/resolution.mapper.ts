@@ -1,7 +1,7 @@
 import { resolutionJson, Resolution } from '../resolver';
 import { ExecutionRequestDto, TaskSkillsDto } from './dto/resolution.dto';
 
-/** CONTRACT §5.3, field by field (the resolver's `user_selected_skills` is not part of it). */
+/** docs/resolution.md#output, field by field (the resolver's `user_selected_skills` is not part of it). */
 export function toTaskSkillsDto(r: Resolution): TaskSkillsDto {
   return {
     task_id: r.task_id,
@@ -29,7 +29,7 @@ export function taskSkillsJson(r: Resolution): string {
   return `{${out}}`;
 }
 
-/** CONTRACT §5.4: `skill_names` is the resolved `skills`. */
+/** docs/resolution.md#executionrequest: `skill_names` is the resolved `skills`. */
 export function toExecutionRequestDto(r: Resolution): ExecutionRequestDto {
   return {
     task_id: r.task_id,

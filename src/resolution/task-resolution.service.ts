@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
-import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
+import { BindingScope, ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -65,7 +65,8 @@ export class TaskResolutionService {
   /**
    * The last resolution each reader was given, until the next change: repeated reads (and the
    * 304 path) need no query. Only a reader who passed the access check has an entry. A change to
-   * a ghost drops only the entries of tasks whose team points at it.
+   * a ghost drops only the entries of tasks whose team points at it; a change to skill bindings
+   * only those of the user's tasks, or of the tasks of the group's and its children's teams.
    */
   private readonly resolutions: GenerationCache<Resolution>;
   /**
@@ -94,7 +95,7 @@ export class TaskResolutionService {
     return fingerprint;
   }
 
-  /** CONTRACT §5.3 (and §5.4 with a message); 404 `Task not found` for whoever may not read it. */
+  /** docs/resolution.md#output (and docs/resolution.md#executionrequest with a message); 404 `Task not found` for whoever may not read it. */
   async resolve(
     principal: Principal,
     taskId: number,
@@ -108,8 +109,8 @@ export class TaskResolutionService {
     if (cacheable) this.metrics.resolutionCache(cached !== undefined);
     if (cached) return cached;
     const started: Started = { generation: this.changes.current(), ghostChangesSeen: this.changes.ghostChangesSeen() };
-    const { resolution, ghostIds } = await this.compute(principal, taskId, message, started, manager);
-    if (cacheable) this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started });
+    const { resolution, ghostIds, bindings } = await this.compute(principal, taskId, message, started, manager);
+    if (cacheable) this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started, bindings });
     return resolution;
   }
 
@@ -119,7 +120,7 @@ export class TaskResolutionService {
     message: Message | null,
     started: Started,
     manager?: EntityManager,
-  ): Promise<{ resolution: Resolution; ghostIds: number[] }> {
+  ): Promise<{ resolution: Resolution; ghostIds: number[]; bindings: BindingScope }> {
     const { facts, team: known } = await this.factsWithTeam(principal, taskId, manager);
     const { skills, team } = await this.loadSkills(facts, known, message, started, manager);
     const resolution = resolveTask(
@@ -131,13 +132,15 @@ export class TaskResolutionService {
         ghosts: facts.ghosts,
         subscription: facts.subscription,
         labels: facts.task.labels,
+        bindings: facts.bindings,
         message,
         identities: facts.identities,
         skills,
       },
       team?.decisions,
     );
-    return { resolution, ghostIds: facts.ghostIds };
+    const bindings = { creatorUserId: facts.task.ownerUserId, teamNamespace: facts.team?.namespace ?? null };
+    return { resolution, ghostIds: facts.ghostIds, bindings };
   }
 
   /**
@@ -199,7 +202,7 @@ export class TaskResolutionService {
   }
 
   /**
-   * The task's facts when the principal may read it: a token only its own task, a user per §2.
+   * The task's facts when the principal may read it: a token only its own task, a user per docs/api.md#access.
    * With `knownTeams`, see ResolutionFactsRepository.loadTaskFacts.
    */
   async readableFacts(

@@ -2,35 +2,18 @@
 // and which names they decide. The lowest source of a task's skills: a binding decides a name only
 // when no other source names it (docs/resolution.md#skill-bindings).
 import { DEFAULT_NAMESPACE, effectiveRole, namespaceLineage } from '../access';
-import type { Identity } from './resolution.types';
+import { canRead } from './access';
+import { refTo } from './lookup';
+import type { Identity, RefOutcome } from './resolution.types';
+import type { SkillCatalog } from './skill-catalog';
+import type { BindingException, BindingFacts, BindingTarget, BoundScope } from './binding.types';
+import { BINDING_EXCEPTION_TYPES } from './binding.types';
+
+export * from './binding.types';
 
 export const MAX_BINDINGS_PER_TARGET = 100;
 export const MAX_BINDING_EXCEPTIONS = 20;
 export const MAX_EXCEPTION_VALUE_CHARS = 128;
-
-export const BINDING_EXCEPTION_TYPES = ['mode', 'team'] as const;
-export type BindingExceptionType = (typeof BINDING_EXCEPTION_TYPES)[number];
-
-export interface BindingException {
-  type: BindingExceptionType;
-  value: string;
-}
-
-export type BindingTarget = { type: 'user'; userId: number } | { type: 'group'; groupName: string };
-
-/** The scope rank of a bound skill, as name lookups rank them: personal, group, public. */
-export type BoundScope = 'personal' | 'group' | 'public';
-
-export interface BindingFacts {
-  id: number;
-  skillId: number;
-  /** The bound skill's current name. */
-  name: string;
-  scope: BoundScope;
-  target: BindingTarget;
-  preload: boolean;
-  exceptions: readonly BindingException[];
-}
 
 /** What of a task the bindings' rules read. */
 export interface BindingTask {
@@ -118,6 +101,19 @@ export function decideBindings(
     decided.set(binding.name, { name: binding.name, binding, preload: binding.preload });
   }
   return [...decided.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The ref of a deciding binding, acting as the task creator: the bound skill at its latest
+ * version, FORBIDDEN once the creator may no longer read it (a role lost), NOT_FOUND or DELETED
+ * should its row be missing or deleted (deleting a skill removes its bindings).
+ */
+export function resolveBinding(catalog: SkillCatalog, creator: Identity, binding: BindingFacts): RefOutcome {
+  const skill = catalog.byId(binding.skillId);
+  if (!skill) return { ok: false, reason: 'NOT_FOUND' };
+  if (skill.deleted) return { ok: false, reason: 'DELETED' };
+  if (!canRead(creator, skill)) return { ok: false, reason: 'FORBIDDEN' };
+  return refTo(skill);
 }
 
 export type BindingTargetCheck = 'ok' | 'SCOPE_MISMATCH';

@@ -1,4 +1,4 @@
-// CONTRACT §4 Ghost rules: the refs a ghost stores on save, or every name that makes the save invalid.
+// The ghost rules of docs/api.md#resources: the refs a ghost stores on save, or every name that makes the save invalid.
 import { canRead } from './access';
 import { checkStoredRef, lookupByName, pinnedVersion } from './lookup';
 import { ownValue } from './own-value';

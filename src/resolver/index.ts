@@ -64,5 +64,6 @@ export {
   MAX_BINDING_EXCEPTIONS,
   MAX_BINDINGS_PER_TARGET,
   MAX_EXCEPTION_VALUE_CHARS,
+  resolveBinding,
   taskMode,
 } from './bindings';

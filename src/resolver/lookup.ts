@@ -1,4 +1,4 @@
-// CONTRACT §5.2: how one name, explicit selection or stored ref becomes a SkillRef.
+// docs/resolution.md#how-a-name-becomes-a-ref: how one name, explicit selection or stored ref becomes a SkillRef.
 import { canRead, isReporterIn } from './access';
 import { SkillCatalog, SkillScope } from './skill-catalog';
 import { pinnedRefusal } from './lifecycle';
@@ -15,7 +15,7 @@ import {
 } from './resolution.types';
 
 /**
- * A ref pins only when it carries a `version` and `pinned` is not `false` (CONTRACT §4), so a ghost
+ * A ref pins only when it carries a `version` and `pinned` is not `false` (docs/api.md#resources), so a ghost
  * read and written back unchanged keeps its refs unpinned. Stored refs follow the same rule: they are
  * written as `{skill_id, version, pinned: true}` when pinned and `{skill_id}` otherwise, and a stored
  * `pinned: true` without a version follows the latest.

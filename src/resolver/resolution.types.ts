@@ -2,10 +2,11 @@
 // the service loads these facts in a constant number of queries and hands them over.
 import type { GroupRole } from '../access';
 import type { Requires } from '../policy';
+import type { BindingFacts } from './binding.types';
 import type { VersionStatus } from './lifecycle';
 
 /** Where a selection came from, lowest precedence first. */
-export type SelectionSource = 'ghost' | 'subscription' | 'task' | 'message';
+export type SelectionSource = 'binding' | 'ghost' | 'subscription' | 'task' | 'message';
 
 export type UnresolvedReason =
   | 'NOT_FOUND'
@@ -29,7 +30,7 @@ export interface Identity {
 export interface VersionFacts {
   version: number;
   contentHash: string;
-  /** The version's tool policy (CONTRACT §7.1): `allowed-tools` entries, null when absent. */
+  /** The version's tool policy (docs/packages.md#tool-policy-fields): `allowed-tools` entries, null when absent. */
   allowedTools: string[] | null;
   requires: Requires;
   status: VersionStatus;
@@ -94,6 +95,11 @@ export interface ResolutionFacts {
   subscription: { ownerUserId: number; skillRefs: ExplicitSelection[] } | null;
   /** The task labels (`requestedSkillRefs` and `additionalSkills` are JSON text). */
   labels: Record<string, string>;
+  /**
+   * The skill bindings of the task's creator and of the groups of the team's lineage (skills not
+   * deleted), the lowest source; which of them apply is decided by the resolver. Absent: none.
+   */
+  bindings?: readonly BindingFacts[];
   /** The message of an ExecutionRequest: the top source, acting as the caller. */
   message: { callerUserId: number; selections: ExplicitSelection[] } | null;
   /** Every user named above. */
@@ -113,7 +119,7 @@ export interface SkillRef {
   /** The tag the ref followed, null when it followed none. */
   tag: string | null;
   status: VersionStatus;
-  /** The policy of that version (CONTRACT §7.1), so part of the fingerprint. */
+  /** The policy of that version (docs/packages.md#tool-policy-fields), so part of the fingerprint. */
   allowed_tools: string[] | null;
   requires: Requires;
 }
@@ -124,7 +130,7 @@ export interface Unresolved {
   reason: UnresolvedReason;
 }
 
-/** CONTRACT §5.3, the fingerprint aside. */
+/** docs/resolution.md#output, the fingerprint aside. */
 export interface Resolution {
   task_id: number;
   team_id: number;

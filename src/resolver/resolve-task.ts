@@ -1,6 +1,7 @@
-// CONTRACT §5.1-§5.4: merges a task's sources into exact refs. Every precedence rule is here.
+// docs/resolution.md: merges a task's sources into exact refs. Every precedence rule is here.
 // How the answer is written (its texts and its fingerprint) is encode.ts: this file only decides.
 import { plainIdentity } from './access';
+import { decideBindings, resolveBinding } from './bindings';
 import {
   AnswerParts,
   encodeAnswer,
@@ -177,9 +178,25 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     );
   }
 
-  const answer = encodeAnswer(output(facts, namespace, decided, above));
+  const lower = withBindings(decided, decideBound(creator));
+  const answer = encodeAnswer(output(facts, namespace, lower, above));
   const userSelected = [...selectedNames(taskSelections), ...(facts.message?.selections.map((s) => s.name) ?? [])];
   return { ...answer, user_selected_skills: [...new Set(userSelected)] };
+
+  /** The bindings below every other source: each decides only a name no other source names. */
+  function decideBound(actor: Identity): { skills: Decisions; preload: Decisions } {
+    const skills: Decisions = new Map();
+    const preload: Decisions = new Map();
+    if (!facts.bindings?.length) return { skills, preload };
+    const named = new Set([...decided.skills.names, ...above.keys()]);
+    const task = { creator: actor, teamId: facts.teamId, teamNamespace: facts.teamNamespace, labels: facts.labels };
+    for (const bound of decideBindings(facts.bindings, task, named)) {
+      const decision: Decision = { source: 'binding', outcome: resolveBinding(catalog(), actor, bound.binding) };
+      skills.set(bound.name, decision);
+      if (bound.preload) preload.set(bound.name, decision);
+    }
+    return { skills, preload };
+  }
 
   function decideAbove(source: SelectionSource, entries: Entry[]): void {
     // Within one source a repeated name does not override its first entry.
@@ -225,6 +242,20 @@ function withAbove(base: Ordered, above: Ordered): Ordered {
   }
   for (; i < base.names.length; i++) push(base, i);
   return out;
+}
+
+/**
+ * The ghosts' decisions with the bindings' merged in. No binding decides a name a ghost names, so
+ * each list is a merge of two disjoint ones (in name order).
+ */
+function withBindings(ghosts: GhostDecisions, bound: { skills: Decisions; preload: Decisions }): GhostDecisions {
+  if (bound.skills.size === 0) return ghosts;
+  const skills = ordered(bound.skills, memberTexts);
+  return {
+    skills: withAbove(ghosts.skills, skills),
+    preload: withAbove(ghosts.preload, ordered(bound.preload, memberTexts)),
+    unresolved: unresolvedWith(ghosts.unresolved, skills),
+  };
 }
 
 /** The answer's parts as the rules decided them, for encode.ts to write and hash. */

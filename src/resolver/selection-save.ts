@@ -40,7 +40,7 @@ export interface PersistedSelections {
 }
 
 /**
- * CONTRACT §5.4 `persist: true`: the task's selections (legacy names become the scopes they resolve
+ * docs/resolution.md#executionrequest `persist: true`: the task's selections (legacy names become the scopes they resolve
  * to now, acting as `creator` in `namespace`, and names resolving to nothing are dropped), each entry
  * named by the message replaced in place by the message's, then the message's other entries in order.
  * The caller writes both labels and checks their size.
@@ -82,7 +82,7 @@ export function mergeMessageSelections(
 }
 
 /**
- * CONTRACT §3 `SKILL_REFERENCED`: a subscription's or a task's selection refers to `skill` by an
+ * docs/packages.md#deleting `SKILL_REFERENCED`: a subscription's or a task's selection refers to `skill` by an
  * exact scope match; a `default` selection means its acting user's own personal skill.
  */
 export function selectionRefersTo(selection: ExplicitSelection, actingUserId: number, skill: SkillFacts): boolean {

@@ -9,6 +9,7 @@ import { TaskEntity } from '../tasks/task.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { GroupMemberEntity } from '../groups/group-member.entity';
 import { GroupEntity } from '../groups/group.entity';
+import { SkillBindingEntity } from '../skill-bindings/skill-binding.entity';
 import { SkillSearchEntity } from '../skills/search/skill-search.entity';
 import { SkillBlobEntity } from '../skills/skill-blob.entity';
 import { SkillTagEntity } from '../skills/skill-tag.entity';
@@ -35,4 +36,5 @@ export const ENTITIES = [
   BackgroundExecutionEntity,
   TaskTokenEntity,
   AuditEventEntity,
+  SkillBindingEntity,
 ];

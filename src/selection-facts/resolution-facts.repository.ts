@@ -1,6 +1,6 @@
 // Loads the plain facts the resolver decides over, in a constant number of queries: one for a
 // task's selections and the identities behind them, one for every skill they may reach. Stored
-// selections are read defensively (CONTRACT §11: stored data never makes a read fail): whatever
+// selections are read defensively (docs/resolution.md#stored-selections: stored data never makes a read fail): whatever
 // shape a row holds, the facts come out well-typed, and only values a skill row could match reach
 // the skill query, so a name the database cannot take is simply not found.
 import { Injectable } from '@nestjs/common';
@@ -8,6 +8,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_NAMESPACE, GroupRole, isNamespaceName, isRowNumber, isSkillName } from '../access';
 import {
+  BINDING_EXCEPTION_TYPES,
+  BindingException,
+  BindingFacts,
+  BoundScope,
   ExplicitSelection,
   GhostFacts,
   Identity,
@@ -44,6 +48,8 @@ export interface TaskSelectionFacts {
   identities: Record<number, Identity>;
   /** Every ghost the team's bots point at, deleted or not: a change to any of them may change the answer. */
   ghostIds: number[];
+  /** The creator's bindings and those of every group of the team's lineage, of skills not deleted. */
+  bindings: BindingFacts[];
 }
 
 /**
@@ -71,6 +77,19 @@ interface TaskRow {
   users: Array<{ id: number; role: string; memberships: Array<{ name: string; role: GroupRole }> | null }> | null;
   ghost_ids: number[] | null;
   team_known: boolean | null;
+  bindings: BindingRow[] | null;
+}
+
+interface BindingRow {
+  id: number;
+  skill_id: number;
+  user_id: number | null;
+  group_name: string | null;
+  preload: boolean;
+  exceptions: unknown;
+  name: string;
+  namespace: string;
+  is_public: boolean;
 }
 
 /** What a version says of itself, beyond the facts the resolver needs. */
@@ -134,6 +153,17 @@ const TASK_SELECTIONS: PreparedStatement = {
         sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
                   FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
                  WHERE e.task_id = $1),
+        bd AS (SELECT b.id, b.skill_id, b.user_id, NULL::text AS group_name, b.preload, b.exceptions
+                 FROM t JOIN skill_bindings b ON b.user_id = t.owner_user_id
+               UNION ALL
+               SELECT b.id, b.skill_id, NULL, g.name, b.preload, b.exceptions
+                 FROM tm
+                 JOIN groups g ON g.name IN (SELECT array_to_string((string_to_array(tm.namespace, '/'))[1:i], '/')
+                                               FROM generate_series(1, cardinality(string_to_array(tm.namespace, '/'))) i)
+                 JOIN skill_bindings b ON b.group_id = g.id
+                WHERE NOT tm.deleted),
+        bound AS (SELECT bd.*, s.name, s.namespace, s.is_public
+                    FROM bd JOIN skills s ON s.id = bd.skill_id AND s.deleted_at IS NULL),
         ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
                              UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
    SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
@@ -143,7 +173,8 @@ const TASK_SELECTIONS: PreparedStatement = {
           (SELECT json_agg(sub) FROM sub) AS subscriptions,
           (${USERS_JSON}) AS users,
           (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids,
-          (SELECT known FROM tm) AS team_known
+          (SELECT known FROM tm) AS team_known,
+          (SELECT json_agg(bound) FROM bound) AS bindings
      FROM ids`,
 };
 
@@ -196,6 +227,7 @@ export class ResolutionFactsRepository {
       subscription: latestSubscription(row.subscriptions ?? []),
       identities: toIdentities(row.users),
       ghostIds: row.ghost_ids ?? [],
+      bindings: (row.bindings ?? []).map(toBindingFacts),
     };
   }
 
@@ -292,6 +324,30 @@ function storedRefs(value: unknown): Record<string, StoredRef> {
       return [name, stored];
     }),
   );
+}
+
+function toBindingFacts(row: BindingRow): BindingFacts {
+  const scope: BoundScope = row.is_public ? 'public' : row.namespace === DEFAULT_NAMESPACE ? 'personal' : 'group';
+  return {
+    id: row.id,
+    skillId: row.skill_id,
+    name: row.name,
+    scope,
+    target:
+      row.user_id !== null ? { type: 'user', userId: row.user_id } : { type: 'group', groupName: row.group_name! },
+    preload: row.preload,
+    exceptions: storedExceptions(row.exceptions),
+  };
+}
+
+/** Stored exceptions: the well-formed entries only (a bad one matches no task). */
+function storedExceptions(value: unknown): BindingException[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw): BindingException[] => {
+    if (!isPlainObject(raw) || typeof raw.value !== 'string') return [];
+    const type = BINDING_EXCEPTION_TYPES.find((t) => t === raw.type);
+    return type ? [{ type, value: raw.value }] : [];
+  });
 }
 
 function toIdentities(users: TaskRow['users']): Record<number, Identity> {

@@ -36,7 +36,7 @@ export function ghostReach(facts: TaskSelectionFacts): SkillReach {
   };
 }
 
-/** What the sources above the ghosts look up, for whoever selected them. */
+/** What the sources above the ghosts (and the bindings below them) look up, for whoever selected them. */
 export function taskReach(facts: TaskSelectionFacts, message: Message | null): SkillReach {
   const names: string[] = [];
   const namespaces: string[] = facts.team ? [facts.team.namespace] : [];
@@ -53,7 +53,9 @@ export function taskReach(facts: TaskSelectionFacts, message: Message | null): S
   if (selections.kind === 'refs') explicit(selections.refs);
   if (selections.kind === 'names') names.push(...selections.names);
   if (message) explicit(message.selections);
-  return { names, namespaces, ids: [], versions, personalOwners: Object.keys(facts.identities).map(Number) };
+  // Bindings reach their skills by id: the resolver decides which apply.
+  const ids = facts.bindings.map((b) => b.skillId);
+  return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
 }
 
 /** Everything the task's resolution may look at. */

@@ -71,7 +71,7 @@ export class SkillDownloadsService {
     return this.reads.manifestReadable(target.skill, target.version, target.admin);
   }
 
-  /** One file of a version (CONTRACT §8.2), with the same access as the manifest. */
+  /** One file of a version (docs/api.md#single-files), with the same access as the manifest. */
   async file(
     principal: Principal,
     skillId: number,

@@ -25,7 +25,7 @@ function requestedPath(req: Request): string {
   }
 }
 
-/** Activation reads (CONTRACT §8.2): the manifest with SKILL.md and single files, for users and task tokens. */
+/** Activation reads (docs/api.md#single-files): the manifest with SKILL.md and single files, for users and task tokens. */
 @ApiAuth()
 @ApiTags('skills')
 @Controller('skills/:id')

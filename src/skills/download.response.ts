@@ -1,4 +1,4 @@
-// Writes a skill download (or its 304) with the headers CONTRACT §6 names, for both download routes.
+// Writes a skill download (or its 304) with the headers docs/api.md#etags names, for both download routes.
 import { StreamableFile } from '@nestjs/common';
 import { Response } from 'express';
 import { quoteEtag } from '../common/http/etag';

@@ -1,4 +1,4 @@
-// How a single file of a package is served (CONTRACT §8.2): a type by extension that a browser can
+// How a single file of a package is served (docs/api.md#single-files): a type by extension that a browser can
 // never run as a page (no HTML, no SVG), and a download for everything that is not plain text.
 
 const MARKDOWN = 'text/markdown; charset=utf-8';

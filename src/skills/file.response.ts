@@ -1,4 +1,4 @@
-// Writes a single file of a package (or its 304) with the headers of CONTRACT §8.2.
+// Writes a single file of a package (or its 304) with the headers of docs/api.md#single-files.
 import { StreamableFile } from '@nestjs/common';
 import { Response } from 'express';
 import { quoteEtag } from '../common/http/etag';

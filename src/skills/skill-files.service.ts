@@ -1,4 +1,4 @@
-// One file of a stored version (CONTRACT §8.2), read from the canonical zip by random access: the
+// One file of a stored version (docs/api.md#single-files), read from the canonical zip by random access: the
 // database returns bounded slices of the blob and the entry is inflated as a stream, so a request
 // holds one slice at a time whatever the file's size. Access is decided by the caller.
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// CONTRACT §3: who still refers to a skill. Ghosts by a stored ref's id; subscriptions and task
+// docs/packages.md#deleting: who still refers to a skill. Ghosts by a stored ref's id; subscriptions and task
 // `requestedSkillRefs` by an exact scope match (decided by the resolver's selectionRefersTo). Rows
 // are read defensively: a damaged stored selection refers to nothing rather than failing the delete.
 import { Injectable } from '@nestjs/common';

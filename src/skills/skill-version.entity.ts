@@ -48,11 +48,11 @@ export class SkillVersionEntity {
   @Column({ type: 'jsonb' })
   frontmatter: object;
 
-  /** CONTRACT §7.1: the `allowed-tools` entries as written; null when the key is absent. */
+  /** docs/packages.md#tool-policy-fields: the `allowed-tools` entries as written; null when the key is absent. */
   @Column({ type: 'jsonb', nullable: true })
   allowedTools: string[] | null;
 
-  /** CONTRACT §7.1: `{bins, env}`, sorted and unique, empty lists when nothing is declared. */
+  /** docs/packages.md#tool-policy-fields: `{bins, env}`, sorted and unique, empty lists when nothing is declared. */
   @Column({ type: 'jsonb' })
   requires: Requires;
 

@@ -48,7 +48,7 @@ export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): Manife
   };
 }
 
-/** CONTRACT §7.1, as stored with the version. */
+/** docs/packages.md#tool-policy-fields, as stored with the version. */
 export function policyOf(v: SkillVersionEntity): Pick<VersionDto, 'allowed_tools' | 'requires'> {
   return {
     allowed_tools: v.allowedTools === null ? null : [...v.allowedTools],

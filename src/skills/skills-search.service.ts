@@ -1,4 +1,4 @@
-// Search (CONTRACT §8.1): the caller's readable scopes, the query's terms, and the ranked rows.
+// Search (docs/search.md): the caller's readable scopes, the query's terms, and the ranked rows.
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { NamespaceAccess } from '../groups/namespace-access.service';

@@ -97,7 +97,7 @@ export class SkillsController {
   @ApiErrors(...UPLOAD_ERRORS)
   validate(
     @UploadedFile() file: UploadedPackage | undefined,
-    // Unused, but read so that its strings pass the global pipe's checks (CONTRACT §11).
+    // Unused, but read so that its strings pass the global pipe's checks (docs/limits.md#hostile-input).
     @Body() _form: Record<string, unknown>,
   ): Promise<ValidationReportDto> {
     return this.publish.validate(file);

@@ -230,6 +230,7 @@ export class SkillsRepository {
         namespace: skill.namespace,
         details: { name: skill.name, is_public: skill.isPublic, ...details },
       });
+      await removeBindings(tx, skill);
     });
   }
 
@@ -336,4 +337,34 @@ function searchText(version: NewVersion): { description: string; skillMd: string
 
 function versionDetails(version: SkillVersionEntity): AuditDetails {
   return { version: version.version, content_hash: version.contentHash, revision: version.revision };
+}
+
+/**
+ * A deleted skill leaves no binding (docs/resolution.md#skill-bindings): each is removed in the
+ * delete's transaction with its own audit event. The update above holds the skill's row, so a
+ * binding written meanwhile waits for it and then finds the skill gone.
+ */
+async function removeBindings(tx: EntityManager, skill: SkillEntity): Promise<void> {
+  const rows: Array<{ id: number; user_id: number | null; group_id: number | null; group_name: string | null }> =
+    await tx.query(
+      `WITH gone AS (DELETE FROM skill_bindings WHERE skill_id = $1 RETURNING id, user_id, group_id)
+       SELECT gone.id, gone.user_id, gone.group_id, g.name AS group_name
+         FROM gone LEFT JOIN groups g ON g.id = gone.group_id ORDER BY gone.id`,
+      [skill.id],
+    );
+  for (const r of rows) {
+    await recordAudit(tx, {
+      type: 'skill_binding',
+      verb: 'delete',
+      id: r.id,
+      namespace: r.group_name,
+      details: {
+        skill_id: skill.id,
+        name: skill.name,
+        target_type: r.user_id !== null ? 'user' : 'group',
+        target_id: r.user_id ?? r.group_id,
+        skill_deleted: true,
+      },
+    });
+  }
 }

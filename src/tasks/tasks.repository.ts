@@ -92,7 +92,7 @@ export class TasksRepository {
     });
   }
 
-  /** An ExecutionRequest's selections persisted into the labels of the locked task (§5.4). */
+  /** An ExecutionRequest's selections persisted into the labels of the locked task (docs/resolution.md#executionrequest). */
   async persistExecutionRequest(
     tx: EntityManager,
     task: TaskEntity,

@@ -1,31 +1,67 @@
-// The tool policy of a task's resolved set (CONTRACT §7.3, §9.2): both answers are computed by the
-// pure policy module over the resolution the task-skills route serves, so they can never disagree.
-import { Injectable } from '@nestjs/common';
+// The tool policy of a task's resolved set (docs/tool-policy.md#tool-check, and VeADK's document):
+// both answers are computed by the pure policy module over the resolution the task-skills route
+// serves, so they can never disagree.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
-import { buildRemoteSkillsManifest, toolCheck } from '../policy';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { buildRemoteSkillsManifest, CompiledPolicyCache, ToolCheckOutcome, toolCheckSteps } from '../policy';
 import { ResolutionFactsRepository, versionKey } from '../selection-facts/resolution-facts.repository';
 import { RemoteSkillsDto, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-policy.dto';
 import { toRemoteSkillsDto, toToolCheckAnswerDto } from './tool-policy.mapper';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
+
+/**
+ * How long the checks running at once may run, together, before they let other work in (a slice
+ * of a check is far shorter): each of n running checks takes 1/n of it per turn of the loop.
+ */
+const RUN_FOR_MS = 5;
 
 export type RemoteSkillsAnswer =
   { notModified: true; fingerprint: string } | { notModified: false; fingerprint: string; document: RemoteSkillsDto };
 
 @Injectable()
 export class TaskToolPolicyService {
+  /** Versions are immutable, so each one's allowed-tools is compiled once. */
+  private readonly compiled: CompiledPolicyCache;
+  private readonly matchBudget: number;
+  /** Checks between their first and last slice. */
+  private running = 0;
+
   constructor(
     private readonly resolution: TaskResolutionService,
     private readonly facts: ResolutionFactsRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.compiled = new CompiledPolicyCache(config.toolPolicy.cacheEntries);
+    this.matchBudget = config.toolPolicy.matchBudget;
+  }
 
-  /** §7.3 over the task's resolved set: a preload ref where the name has one, else its skill ref. */
+  /**
+   * tool-check over the task's resolved set: a preload ref where the name has one, else its skill
+   * ref. The matching gives the event loop back between its slices, so concurrent checks and every
+   * other request keep being answered.
+   */
   async toolCheck(principal: Principal, taskId: number, body: ToolCheckBody): Promise<ToolCheckAnswerDto> {
     const resolution = await this.resolution.resolve(principal, taskId);
     const resolved = { ...resolution.skill_refs, ...resolution.preload_skill_refs };
     const call = body.call && { tool: body.call.tool, command: body.call.command };
-    const outcome = toolCheck(resolved, resolution.preload_skills, { skills: body.skills, tools: body.tools, call });
+    // Requests that arrived together were parsed in one turn of the loop: let others in between them.
+    await nextTurn();
+    const steps = toolCheckSteps(
+      resolved,
+      resolution.preload_skills,
+      { skills: body.skills, tools: body.tools, call },
+      {
+        matchBudget: this.matchBudget,
+        compile: (ref) =>
+          this.compiled.get(`${ref.skill_id}:${ref.version}:${ref.content_hash ?? ''}`, ref.allowed_tools),
+      },
+    );
+    const outcome = await this.run(steps);
     if (!outcome.ok) {
       const { code, message, details } = outcome.rejection;
       throw new DomainError(code, [message], details);
@@ -33,8 +69,26 @@ export class TaskToolPolicyService {
     return toToolCheckAnswerDto(outcome.answer);
   }
 
+  /** Runs a check's steps, giving the event loop back between slices. */
+  private async run(steps: Generator<void, ToolCheckOutcome>): Promise<ToolCheckOutcome> {
+    this.running += 1;
+    try {
+      let since = performance.now();
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return next.value;
+        if (performance.now() - since >= RUN_FOR_MS / this.running) {
+          await nextTurn();
+          since = performance.now();
+        }
+      }
+    } finally {
+      this.running -= 1;
+    }
+  }
+
   /**
-   * §9.2: VeADK's remote-skills.json of the task's `skill_refs`. The document depends only on the
+   * docs/api.md#veadk-manifest: VeADK's remote-skills.json of the task's `skill_refs`. The document depends only on the
    * versions the refs name (immutable), so the task's fingerprint is its entity tag.
    */
   async remoteSkills(principal: Principal, taskId: number, ifNoneMatch?: string): Promise<RemoteSkillsAnswer> {

@@ -1,4 +1,4 @@
-// The audit log (CONTRACT §11) through the real app: a scripted session of every kind of change,
+// The audit log (docs/operations.md#audit-log) through the real app: a scripted session of every kind of change,
 // then the events it wrote, who may read them, and that a failed change or a secret leaves no trace.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

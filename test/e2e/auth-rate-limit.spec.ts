@@ -1,4 +1,4 @@
-// CONTRACT §11: failed authentications per client address, 30 a minute by default. Past the limit
+// docs/operations.md#rate-limits: failed authentications per client address, 30 a minute by default. Past the limit
 // every request with credentials from that address answers 429 RATE_LIMITED with Retry-After, a
 // valid key too; other addresses, requests without credentials and public routes are unaffected.
 // Addresses are real: any 127/8 source address reaches the app on Linux loopback.

@@ -1,15 +1,20 @@
-// CONTRACT §11: no request blocks the event loop for long. While each pathological body below is
+// docs/limits.md#hostile-input: no request blocks the event loop for long. While each pathological body below is
 // processed, /api/health/live asked every 50 ms never waits more than 200 ms, and the body gets a
-// 4xx; while the hostile search query is refused, never 100 ms. Before counts were checked first,
-// the 100,000-skill ghost stalled the loop for 7.1 s.
+// 4xx; while the hostile search query is refused, and while the heaviest tool-check runs
+// (docs/tool-policy.md#budget), never 100 ms. Before counts were checked first, the 100,000-skill
+// ghost stalled the loop for 7.1 s.
 import { listen, probeEventLoop, RawResponse, rawRequest } from '../support/raw-http';
+import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, startTestApp, TestApp } from '../support/test-app';
+import { COMMAND_16_KIB, HeavyTask, heavyPolicyTask } from '../support/tool-policy-load';
 
 const MAX_PROBE_WAIT_MS = 200;
 /** A search, refused or run, blocks the loop for less than this (docs/search.md#limits). */
 const MAX_SEARCH_PROBE_WAIT_MS = 100;
 /** 113 x U+3316, a space, 135 x U+3315: 249 characters, 1,354 after NFKC (`㌖` is `キロメートル`). */
 const HOSTILE_QUERY = `${'\u3316'.repeat(113)} ${'\u3315'.repeat(135)}`;
+/** docs/tool-policy.md#budget: no tool-check blocks /health/live for more than this. */
+const MAX_TOOL_CHECK_PROBE_WAIT_MS = 100;
 
 interface Pathological {
   title: string;
@@ -109,10 +114,11 @@ function cases(teamId: number): Pathological[] {
   ];
 }
 
-describe('the event loop while pathological bodies are processed (CONTRACT §11)', () => {
+describe('the event loop while pathological bodies are processed (docs/limits.md#hostile-input)', () => {
   let t: TestApp;
   let port: number;
   let teamId: number;
+  let heavy: HeavyTask;
   const measured: Array<{ case: string; bytes: number; status: number; answer_ms: number; max_probe_ms: number }> = [];
 
   beforeAll(async () => {
@@ -126,7 +132,11 @@ describe('the event loop while pathological bodies are processed (CONTRACT §11)
       .send({ name: 't0', members: [{ bot_id: bot.body.id }] });
     teamId = team.body.id;
     await t.http.post('/api/tasks').set(as(ADMIN_KEY)).send({ team_id: teamId });
-  });
+    heavy = await heavyPolicyTask(new Scenario(t), ADMIN_KEY, 'loop', 256, 70);
+    // What publishing 256 skills leaves to do in the background (change notices, garbage) is not
+    // what the tool-check case measures.
+    await new Promise((r) => setTimeout(r, 1_000));
+  }, 300_000);
   afterAll(async () => {
     if (measured.length) console.log(JSON.stringify(measured, null, 1));
     await t.close();
@@ -249,4 +259,43 @@ describe('the event loop while pathological bodies are processed (CONTRACT §11)
       });
     }
   });
+  it('tool-check of 256 skills of 70 patterns against a 16 KiB command, 1 and then 4 at once: the probe never waits more than 100 ms', async () => {
+    const body = Buffer.from(JSON.stringify({ skills: heavy.names, call: { tool: 'Bash', command: COMMAND_16_KIB } }));
+    const check = () =>
+      rawRequest(port, {
+        method: 'POST',
+        path: `/api/tasks/${heavy.taskId}/tool-check`,
+        headers: { ...as(ADMIN_KEY), 'content-type': 'application/json' },
+        body,
+      });
+    for (const atOnce of [1, 4]) {
+      const probe = await probeEventLoop(port);
+      await new Promise((r) => setTimeout(r, 150));
+      const started = process.hrtime.bigint();
+      const answers = await Promise.all(Array.from({ length: atOnce }, check));
+      const answerMs = Number(process.hrtime.bigint() - started) / 1e6;
+      await new Promise((r) => setTimeout(r, 150));
+      const { maxMs, probes } = await probe.stop();
+      const title = `tool-check 256x70, 16 KiB, ${atOnce} at once`;
+      measured.push({
+        case: title,
+        bytes: body.length,
+        status: answers[0].status,
+        answer_ms: Math.round(answerMs),
+        max_probe_ms: Math.round(maxMs),
+      });
+      expect(probes).toBeGreaterThan(2);
+      expect({
+        title,
+        answers: answers.map((a) => [a.status, a.body?.call?.code]),
+        maxMs,
+        withinBound: maxMs <= MAX_TOOL_CHECK_PROBE_WAIT_MS,
+      }).toEqual({
+        title,
+        answers: answers.map(() => [200, 'POLICY_TOO_COMPLEX']),
+        maxMs,
+        withinBound: true,
+      });
+    }
+  }, 300_000);
 });

@@ -1,4 +1,4 @@
-// CONTRACT §11 time and connection limits, with short configured values on a real port: a slow
+// Time and connection limits (docs/limits.md#time-limits), with short configured values on a real port: a slow
 // upload is cut with 408 REQUEST_TIMEOUT and stores nothing, slow headers and idle connections
 // are closed, and connections beyond the cap are closed on arrival.
 import { randomBytes } from 'node:crypto';
@@ -44,7 +44,7 @@ function bodyOf(raw: string): any {
   return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
 }
 
-describe('HTTP time and connection limits (CONTRACT §11)', () => {
+describe('HTTP time and connection limits (docs/limits.md#time-limits)', () => {
   let t: TestApp;
   let port: number;
 

@@ -1,4 +1,4 @@
-// CONTRACT §11 input hygiene on every route: U+0000 or a lone surrogate in any string of a JSON
+// Input hygiene (docs/limits.md#hostile-input) on every route: U+0000 or a lone surrogate in any string of a JSON
 // body (keys too), a form field or a query parameter is 400 VALIDATION_FAILED naming the field,
 // bytes that are not UTF-8 JSON are 400 BAD_REQUEST, path ids stay 404, and nothing is stored.
 // The routes and their fields come from the served OpenAPI document, so a new route is covered.
@@ -115,7 +115,7 @@ function rowCounts(t: TestApp): Promise<Record<string, number>> {
   });
 }
 
-describe('input hygiene on every route (CONTRACT §11)', () => {
+describe('input hygiene on every route (docs/limits.md#hostile-input)', () => {
   let t: TestApp;
   let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
   let ids: Record<string, number | string>;

@@ -1,4 +1,4 @@
-// The MCP endpoint (CONTRACT §9.1) as agents use it: the SDK's own Client and Streamable HTTP
+// The MCP endpoint (docs/mcp.md#endpoint) as agents use it: the SDK's own Client and Streamable HTTP
 // transport against the real app on a real port. Every tool's answer is compared with the JSON of
 // the HTTP route it stands for, as the same caller; errors are isError results with the same code.
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import { publishSkill } from '../support/skills';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
-/** §9.1's tools in its order; a task token sees all but find_skills (users only). */
+/** The tools of docs/mcp.md#tools, in its order; a task token sees all but find_skills (users only). */
 const USER_TOOLS = ['find_skills', 'get_task_skills', 'get_skill_manifest', 'read_skill_file', 'check_tools'];
 const TASK_TOOLS = ['get_task_skills', 'get_skill_manifest', 'read_skill_file', 'check_tools'];
 
@@ -23,7 +23,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 /** Text over 1 MiB that still compresses little (the package limits refuse a high ratio). */
 const BIG_TEXT = randomBytes(800 * 1024).toString('base64');
 
-describe('MCP endpoint (CONTRACT §9.1)', () => {
+describe('MCP endpoint (docs/mcp.md#endpoint)', () => {
   let t: TestApp;
   let s: Scenario;
   let port: number;
@@ -142,7 +142,7 @@ describe('MCP endpoint (CONTRACT §9.1)', () => {
   }
 
   describe('tools/list', () => {
-    it('shows a user the five tools of §9.1, with JSON Schema inputs and descriptions for a model', async () => {
+    it('shows a user the five tools of docs/mcp.md#tools, with JSON Schema inputs and descriptions for a model', async () => {
       const { tools } = await (await connect(alice.key)).listTools();
       expect(tools.map((tool) => tool.name)).toEqual(USER_TOOLS);
       for (const tool of tools) {

@@ -1,4 +1,4 @@
-// GET /api/metrics (CONTRACT §11) through the real app: who may scrape, the families, route
+// GET /api/metrics (docs/operations.md#metrics) through the real app: who may scrape, the families, route
 // templates instead of raw paths, and counters that move with what they count.
 import request from 'supertest';
 import { createApp } from '../../src/app.setup';

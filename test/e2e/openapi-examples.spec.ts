@@ -34,6 +34,17 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   { op: 'getSkillFile' },
   { op: 'downloadSkill' },
   { op: 'searchSkills' },
+  { op: 'putMySkillBinding' },
+  { op: 'listMySkillBindings' },
+  {
+    op: 'putGroupSkillBinding',
+    expect: {
+      status: 400,
+      code: 'SKILL_SELECTION_INVALID',
+      why: "skill 1 is the admin's personal skill: a group binds only its own or public skills",
+    },
+  },
+  { op: 'listGroupSkillBindings' },
   { op: 'createGhost' },
   { op: 'listGhosts' },
   { op: 'getGhost' },
@@ -77,6 +88,11 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   {
     op: 'deleteSkill',
     expect: { status: 409, code: 'SKILL_REFERENCED', why: 'the second ghost, subscription and task still name it' },
+  },
+  { op: 'deleteMySkillBinding' },
+  {
+    op: 'deleteGroupSkillBinding',
+    expect: { status: 404, code: 'NOT_FOUND', why: 'group 1 has no binding of skill 1 (its PUT was refused)' },
   },
   { op: 'removeGroupMember' },
   { op: 'revokeApiKey' },

@@ -1,4 +1,4 @@
-// The OpenAPI document operators read in Swagger UI (CONTRACT §11 "Swagger"): it resolves, names its
+// The OpenAPI document operators read in Swagger UI (docs/api.md#swagger-ui): it resolves, names its
 // operations stably, documents the contract's errors, types ids as ids, and its examples work.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,6 +54,13 @@ const deref = (doc: Json, node: Json): Json => (node?.$ref ? (resolveRef(doc, no
 
 /** Every operation as `METHOD path operationId tag`: a rename or a move is a visible change of this list. */
 const PINNED_OPERATIONS = [
+  'DELETE /api/groups/{id}/skill-bindings/{skillId} deleteGroupSkillBinding skill-bindings',
+  'DELETE /api/users/me/skill-bindings/{skillId} deleteMySkillBinding skill-bindings',
+  'GET /api/groups/{id}/skill-bindings listGroupSkillBindings skill-bindings',
+  'PUT /api/groups/{id}/skill-bindings/{skillId} putGroupSkillBinding skill-bindings',
+  'GET /api/users/me/skill-bindings listMySkillBindings skill-bindings',
+  'PUT /api/users/me/skill-bindings/{skillId} putMySkillBinding skill-bindings',
+
   'GET /api/health/live getLiveness health',
   'GET /api/health/ready getReadiness health',
   'POST /api/users createUser users',
@@ -123,10 +130,10 @@ const PINNED_OPERATIONS = [
 ];
 
 /**
- * The error answers CONTRACT §6 (with §2, §4, §8, §9 and §11) gives each operation, beyond what every
+ * The error answers docs/api.md#errors (with docs/api.md#access, docs/api.md#resources, docs/api.md#discovery, docs/mcp.md and docs/api.md#swagger-ui) gives each operation, beyond what every
  * authenticated one may answer (401, 429, 503) and what every JSON body may (400 BAD_REQUEST, 408, 413).
  */
-const CONTRACT_ERRORS: Record<string, Array<[number, string]>> = {
+const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   getReadiness: [[503, 'DATABASE_UNAVAILABLE']],
   createUser: [
     [400, 'VALIDATION_FAILED'],
@@ -349,7 +356,7 @@ describe('the OpenAPI document', () => {
     expect(doc).toEqual(committed);
   });
 
-  it('lists the package problem codes of CONTRACT §3 on every problem that validation and publishing answer', () => {
+  it('lists the package problem codes of docs/packages.md#problem-codes on every problem that validation and publishing answer', () => {
     const errors = [
       ...['ZIP_INVALID', 'ZIP_UNSAFE_PATH', 'ZIP_SYMLINK', 'ZIP_DUPLICATE_PATH', 'ZIP_ENCRYPTED'],
       ...['ZIP_TOO_MANY_ENTRIES', 'ZIP_ENTRY_TOO_LARGE', 'ZIP_TOO_LARGE_EXPANDED', 'ZIP_RATIO', 'ZIP_LAYOUT'],
@@ -402,6 +409,7 @@ describe('the OpenAPI document', () => {
       'subscriptions',
       'tasks',
       'resolution',
+      'skill-bindings',
       'tool-policy',
       'wegent',
       'mcp',
@@ -434,7 +442,7 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     for (const { method, path, op } of operations(doc)) {
       const id = op.operationId as string;
-      const expected = [...(CONTRACT_ERRORS[id] ?? [])];
+      const expected = [...(DOCUMENTED_ERRORS[id] ?? [])];
       if (op.security) expected.push([401, 'UNAUTHENTICATED'], [429, 'RATE_LIMITED'], [503, 'DATABASE_UNAVAILABLE']);
       if (op.requestBody?.content?.['application/json']) {
         expected.push([400, 'BAD_REQUEST'], [408, 'REQUEST_TIMEOUT'], [413, 'BODY_TOO_LARGE']);
@@ -450,7 +458,7 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
     // Every table entry names a real operation (a renamed one cannot silently drop out of the check).
     const ids = new Set(operations(doc).map(({ op }) => op.operationId));
-    expect(Object.keys(CONTRACT_ERRORS).filter((id) => !ids.has(id))).toEqual([]);
+    expect(Object.keys(DOCUMENTED_ERRORS).filter((id) => !ids.has(id))).toEqual([]);
   });
 
   it('gives every error answer the error schema, X-Request-Id, and examples whose code and status agree', () => {
@@ -567,6 +575,8 @@ describe('the OpenAPI document', () => {
 
   it('carries an example for every request body, and each example is a valid request', async () => {
     const helloWorld = await publishSkill(t, ADMIN_KEY, 'hello-world');
+    // A public skill: one that a user and a group alike may bind.
+    const bindable = await publishSkill(t, ADMIN_KEY, 'bindable', { public: 'true' });
     // Ids of what the examples themselves created, by collection; ids in bodies become real ones.
     const created: Record<string, number> = {};
     const bodyIds = (): Record<string, number | undefined> => ({
@@ -594,6 +604,7 @@ describe('the OpenAPI document', () => {
       path
         .replace(/^\/api\/([a-z-]+)\/\{id\}/, (_, collection: string) => `/api/${collection}/${created[collection]}`)
         .replace('{userId}', String(created.users))
+        .replace('{skillId}', String(bindable.id))
         .replace('{version}', '1')
         .replace('{tag}', 'stable');
 

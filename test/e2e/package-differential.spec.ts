@@ -1,4 +1,4 @@
-// Differential test (CONTRACT §3): every hostile archive is either rejected with nothing stored, or
+// Differential test (docs/testing.md#differential-tests): every hostile archive is either rejected with nothing stored, or
 // its download, unpacked by Python's zipfile, Info-ZIP unzip and libarchive's bsdtar (reading the
 // file, and streaming it from stdin as a streaming reader does), yields
 // exactly the manifest's paths, bytes and modes. With DIFFERENTIAL_REPORT=<file> it also writes

@@ -1,4 +1,4 @@
-// Package inspection runs off the HTTP event loop (CONTRACT §3, §11): while hostile packages are
+// Package inspection runs off the HTTP event loop (docs/packages.md#inspection-off-the-event-loop, docs/limits.md#hostile-input): while hostile packages are
 // inspected, other requests are answered promptly; inspections have a deadline and bounded
 // admission, and one user may hold at most a few uploads at once.
 import { randomBytes } from 'node:crypto';

@@ -7,7 +7,7 @@ import { countingQueries } from '../support/app-queries';
 import { isServerMode, withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
 import { skillZip } from '../support/zip-builder';
-import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
+import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
 // Two replicas on one PostgreSQL server: a write through one (or by hand) reaches the other's
 // caches through LISTEN/NOTIFY. Runs where there is a server (TEST_DATABASE_URL, as in CI).
@@ -116,6 +116,51 @@ onServer('caches across replicas', () => {
       c.query(`UPDATE ghosts SET skills = '["ghostly-b"]'::jsonb WHERE id = $1`, [mine.ghost.id]),
     );
     await eventually(async () => (await readOnA()).skills[0] === 'ghostly-b');
+  });
+
+  it("a binding written through one replica, or by hand, ends the other's 304s for the tasks it changes only", async () => {
+    const dora = await createUser(a, 'dora');
+    const pub = await s.skill(ADMIN_KEY, 'bound-everywhere', 'public');
+    const group = await s.post(alice, '/api/groups', { name: 'bound' });
+    await s.post(alice, '/api/groups', { name: 'bound/child' });
+    const aliceTask = await s.task(alice, {
+      team_id: (await s.teamWithGhost(alice, 'bound-a', [], [], 'bound/child')).team.id,
+    });
+    const doraTask = await s.task(dora, { team_id: (await s.teamWithGhost(dora, 'bound-d', [])).team.id });
+    const changesOnA = a.app.get(ChangeGeneration);
+    const etagOf = async (who: TestUser, taskId: number) =>
+      (await a.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key))).headers.etag;
+    const statusOnA = async (who: TestUser, taskId: number, etag: string) =>
+      (await a.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key)).set('If-None-Match', etag)).status;
+    await a.heard();
+    const aliceEtag = await etagOf(alice, aliceTask.id);
+    const doraEtag = await etagOf(dora, doraTask.id);
+    expect(await statusOnA(alice, aliceTask.id, aliceEtag)).toBe(304);
+    expect(await statusOnA(dora, doraTask.id, doraEtag)).toBe(304);
+
+    // Dora's own binding, through B: her task's 304s end on A; Alice's answer stays cached on A.
+    let seen = changesOnA.ghostChangesSeen();
+    expect((await httpB.put(`/api/users/me/skill-bindings/${pub.id}`).set(as(dora.key)).send({})).status).toBe(201);
+    await eventually(() => Promise.resolve(changesOnA.ghostChangesSeen() > seen));
+    expect(await statusOnA(dora, doraTask.id, doraEtag)).toBe(200);
+    const { result: cached, queries } = await countingQueries(() =>
+      a.http.get(`/api/tasks/${aliceTask.id}/skills`).set(as(alice.key)).set('If-None-Match', aliceEtag),
+    );
+    expect({ status: cached.status, queries }).toEqual({ status: 304, queries: 0 });
+
+    // The parent group's binding, through B: the child team's task changes on A.
+    seen = changesOnA.ghostChangesSeen();
+    expect(
+      (await httpB.put(`/api/groups/${group.id}/skill-bindings/${pub.id}`).set(as(alice.key)).send({})).status,
+    ).toBe(201);
+    await eventually(() => Promise.resolve(changesOnA.ghostChangesSeen() > seen));
+    expect(await statusOnA(alice, aliceTask.id, aliceEtag)).toBe(200);
+
+    // By hand: removing Dora's binding in SQL reaches A too.
+    const doraNow = await etagOf(dora, doraTask.id);
+    expect(await statusOnA(dora, doraTask.id, doraNow)).toBe(304);
+    await withClient(a.db.url, (c) => c.query(`DELETE FROM skill_bindings WHERE user_id = $1`, [dora.id]));
+    await eventually(async () => (await statusOnA(dora, doraTask.id, doraNow)) === 200);
   });
 
   it('a key revoked through one replica, or by hand, is refused by the other', async () => {

@@ -36,7 +36,7 @@ function refOf(skill: {
   };
 }
 
-describe('resolution through the HTTP API (CONTRACT §5)', () => {
+describe('resolution through the HTTP API (docs/resolution.md)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;

@@ -1,4 +1,4 @@
-// What ghosts, bots, teams and subscriptions share: CRUD, the access table of CONTRACT §2, names
+// What ghosts, bots, teams and subscriptions share: CRUD, the access table of docs/api.md#access, names
 // unique per scope, lists, and rejected writes that store nothing.
 import { withClient } from '../support/database';
 import { Caller } from '../support/skills';

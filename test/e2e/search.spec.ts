@@ -1,4 +1,4 @@
-// GET /api/skills/search (CONTRACT §8.1): relevance over a realistic catalog, access, order, the
+// GET /api/skills/search (docs/search.md): relevance over a realistic catalog, access, order, the
 // index kept with every publish, version and delete, bad input, and the plan using the indexes.
 import { DataSource } from 'typeorm';
 import { queryWithLocalSettings } from '../../src/database/prepared-query';

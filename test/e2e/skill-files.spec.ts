@@ -1,5 +1,5 @@
-// Single files of a version and the manifest with SKILL.md (CONTRACT §8.2), for users and task
-// tokens (§2 item 4): headers, 304, binary and large files, exact paths, and damaged stored bytes.
+// Single files of a version and the manifest with SKILL.md (docs/api.md#single-files), for users and task
+// tokens (docs/api.md#authentication): headers, 304, binary and large files, exact paths, and damaged stored bytes.
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -72,7 +72,7 @@ describe('single files and the manifest', () => {
   const encode = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
   const etag = (data: Buffer | string): string => `"sha256:${sha256(data)}"`;
 
-  it('serves SKILL.md with the headers of §8.2', async () => {
+  it('serves SKILL.md with the headers of docs/api.md#single-files', async () => {
     const res = await raw(file('SKILL.md'), alice.key);
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe(SKILL_MD);

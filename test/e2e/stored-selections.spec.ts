@@ -1,11 +1,11 @@
-// CONTRACT §11: stored data can never make a read fail. Rows written before today's checks (or by
+// docs/resolution.md#stored-selections: stored data can never make a read fail. Rows written before today's checks (or by
 // hand) with malformed selections still answer: a selection that cannot be resolved is
 // `unresolved` (NOT_FOUND), never a 500 from the resolver or the database.
 import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
-describe('stored selections that no longer pass the write checks (CONTRACT §11)', () => {
+describe('stored selections that no longer pass the write checks (docs/resolution.md#stored-selections)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;

@@ -1,10 +1,11 @@
-// The tool policy through the real app (CONTRACT §3, §7, §9.2): VikingBot and OpenClaw skills are
+// The tool policy through the real app (docs/packages.md#validation, docs/tool-policy.md, docs/api.md#veadk-manifest): VikingBot and OpenClaw skills are
 // taken, their policy is served on Version, the manifest and every ref, tool-check answers the
 // intersection rule, and remote-skills.json is a document VeADK's loader takes.
 import { ChangeGeneration } from '../../src/cache/change-generation';
 import { remoteSkillsLoaderViolations } from '../../src/policy';
 import { Scenario } from '../support/scenario';
 import { publish, publishVersion, skillRowCounts } from '../support/skills';
+import { COMMAND_16_KIB, HeavyTask, heavyPolicyTask } from '../support/tool-policy-load';
 import { as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { skillZip } from '../support/zip-builder';
 
@@ -38,7 +39,7 @@ const withTools = (name: string, allowedTools: string | null, extra = ''): Buffe
     `name: ${name}\ndescription: ${name} skill.${allowedTools === null ? '' : `\nallowed-tools: ${allowedTools}`}${extra}`,
   );
 
-describe('tool policy (CONTRACT §7)', () => {
+describe('tool policy (docs/tool-policy.md)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;
@@ -265,6 +266,18 @@ describe('tool policy (CONTRACT §7)', () => {
         },
       ],
       ['no skill active: nothing restricts', { skills: [] }, { skills: [], visible_tools: null }],
+      ...["git $'\\'';id #'", "git $'\\'' && id #'", "git $'\\''|sh #'", 'git status \\; id'].map(
+        (command): [string, object, object] => [
+          `the VikingBot skill's Bash(git:*) refuses ${command}: bash would run a second program`,
+          { skills: ['release-audit'], call: { tool: 'Bash', command } },
+          { call: { allowed: false, code: 'COMMAND_COMPOUND', denied_by: ['release-audit'] } },
+        ],
+      ),
+      [
+        'the VikingBot skill allows a quoted commit message',
+        { skills: ['release-audit'], call: { tool: 'Bash', command: 'git commit -m "fix: x; y"' } },
+        { call: { allowed: true, code: null, denied_by: [] } },
+      ],
       [
         'a command of exactly 16 KiB is checked',
         { skills: ['py-runner'], call: { tool: 'Bash', command: `python ${'a'.repeat(16 * 1024 - 7)}` } },
@@ -355,7 +368,46 @@ describe('tool policy (CONTRACT §7)', () => {
     });
   });
 
-  describe('GET /api/tasks/{id}/remote-skills.json (§9.2)', () => {
+  describe('the matching budget of one call, across all its skills (docs/tool-policy.md#budget)', () => {
+    let heavy: HeavyTask;
+    let fits: HeavyTask;
+
+    beforeAll(async () => {
+      heavy = await heavyPolicyTask(s, alice, 'heavy', 256, 70);
+      fits = await heavyPolicyTask(s, alice, 'fits', 64, 16);
+    }, 300_000);
+
+    it('256 skills of 70 patterns against a 16 KiB command: refused with POLICY_TOO_COMPLEX, by every skill', async () => {
+      const body = { skills: heavy.names, call: { tool: 'Bash', command: COMMAND_16_KIB } };
+      const res = await toolCheck(alice.key, heavy.taskId, body);
+      expect(res.status).toBe(200);
+      expect(res.body.skills).toHaveLength(256);
+      expect(res.body.visible_tools).toEqual(['Bash']);
+      expect(res.body.call).toEqual({ allowed: false, code: 'POLICY_TOO_COMPLEX', denied_by: heavy.names });
+      // A short command fits the same patterns, and is matched.
+      const short = await toolCheck(alice.key, heavy.taskId, {
+        ...body,
+        call: { tool: 'Bash', command: 'git status' },
+      });
+      expect(short.body.call).toEqual({ allowed: false, code: 'COMMAND_NOT_ALLOWED', denied_by: heavy.names });
+    });
+
+    it('64 skills of 16 patterns against a 16 KiB command: matched', async () => {
+      const body = { skills: fits.names, call: { tool: 'Bash', command: COMMAND_16_KIB } };
+      const res = await toolCheck(alice.key, fits.taskId, body);
+      expect(res.status).toBe(200);
+      expect(res.body.call).toEqual({ allowed: false, code: 'COMMAND_NOT_ALLOWED', denied_by: fits.names });
+      // The character one pattern of every skill looks for, at the end: each skill finds it.
+      const allowedBy = String.fromCodePoint(0x4e00);
+      const one = await toolCheck(alice.key, fits.taskId, {
+        skills: [fits.names[0]],
+        call: { tool: 'Bash', command: `${COMMAND_16_KIB.slice(0, -3)}${allowedBy}` },
+      });
+      expect(one.body.call).toEqual({ allowed: true, code: null, denied_by: [] });
+    });
+  });
+
+  describe('GET /api/tasks/{id}/remote-skills.json (docs/api.md#veadk-manifest)', () => {
     let taskId: number;
 
     beforeAll(async () => {

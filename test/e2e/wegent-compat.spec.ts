@@ -51,7 +51,7 @@ function valueI64(v: unknown): number | undefined {
 
 const hashOf = (bytes: Buffer): string => `sha256:${sha256(bytes)}`;
 
-describe('Wegent executors and sandbox managers against the service (CONTRACT §6)', () => {
+describe('Wegent executors and sandbox managers against the service (docs/api.md#wegent-routes)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;

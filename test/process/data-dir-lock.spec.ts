@@ -1,4 +1,4 @@
-// The embedded data folder's lock with real processes (CONTRACT §11): a lock whose holder is gone is
+// The embedded data folder's lock with real processes (docs/operations.md#embedded-database): a lock whose holder is gone is
 // taken over, even when its pid now belongs to another process or the holder is a zombie not yet
 // reaped; a live holder is refused; a restart right after kill -9 succeeds, again and again.
 import { ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Database faults (CONTRACT §11) against a PostgreSQL cluster this test starts itself: a server
+// Database faults (docs/operations.md#when-the-database-does-not-answer) against a PostgreSQL cluster this test starts itself: a server
 // that is frozen (SIGSTOP: it keeps every socket open and answers nothing), a server that is
 // stopped, and a change listener whose connection goes silent. The app runs in this process on
 // short time limits, so the test stays fast; the defaults are checked separately.

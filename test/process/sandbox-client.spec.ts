@@ -1,4 +1,4 @@
-// The sandbox client (CONTRACT §10) as a sandbox runs it: the built `skill-resolver` command in a
+// The sandbox client (docs/sandbox-client.md#commands) as a sandbox runs it: the built `skill-resolver` command in a
 // child process, with a task token, against the real app on a real port, through a proxy that
 // counts every request and can hold, cut or tamper with an answer.
 import { spawn } from 'node:child_process';
@@ -51,7 +51,7 @@ function skillPackage(name: string, text: string, extra: ZipEntryInput[] = []): 
   ]);
 }
 
-describe('skill-resolver, the sandbox client (CONTRACT §10)', () => {
+describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
   let t: TestApp;
   let s: Scenario;
   let alice: TestUser;

@@ -1,4 +1,4 @@
-// Secrets of the configuration never reach a log line (CONTRACT §11): the service as a real process,
+// Secrets of the configuration never reach a log line (docs/operations.md#logs): the service as a real process,
 // with passwords in DATABASE_URL in either form (userinfo, `?password=`), booting or failing to.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

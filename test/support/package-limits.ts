@@ -1,4 +1,4 @@
-// The package limits tests inspect with: the service's defaults (CONTRACT §3).
+// The package limits tests inspect with: the service's defaults (docs/packages.md#limits).
 import { loadConfig } from '../../src/config/app-config';
 import type { PackageLimits } from '../../src/package/limits';
 

@@ -1,5 +1,5 @@
 // A catalog of realistic skills and the queries a person would type to find them, for the relevance
-// test of search (CONTRACT §8.1). `expected` lists the skills that person expects in the top 3;
+// test of search (docs/search.md). `expected` lists the skills that person expects in the top 3;
 // `first` marks queries that name a skill, whose first hit must be that skill.
 
 export interface CatalogSkill {

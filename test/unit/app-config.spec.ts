@@ -1,4 +1,4 @@
-// The §11 settings of the environment: their defaults, and values refused at boot.
+// The docs/configuration.md settings of the environment: their defaults, and values refused at boot.
 import { ConfigError, loadConfig } from '../../src/config/app-config';
 import { connectionsCheckingInterval } from '../../src/common/http/http-limits';
 
@@ -46,5 +46,28 @@ describe('HTTP limits, the failed-authentication limit and TRUST_PROXY', () => {
     expect(connectionsCheckingInterval(config.http)).toBe(60);
     expect(config.authFailureLimit).toBe(0);
     expect(config.trustProxy).toBe(2);
+  });
+});
+
+describe('the bounds of tool-check (docs/tool-policy.md#budget)', () => {
+  it('default to 64 skills of 16 patterns, each two scans of 16 KiB, and 4,096 compiled versions', () => {
+    expect(loadConfig({}).toolPolicy).toEqual({ matchBudget: 2 * 64 * 16 * (16 * 1024 + 1), cacheEntries: 4_096 });
+  });
+
+  it('take a larger budget and a cache turned off', () => {
+    const config = loadConfig({ TOOL_CHECK_MATCH_BUDGET: '100000000', TOOL_POLICY_CACHE_ENTRIES: '0' });
+    expect(config.toolPolicy).toEqual({ matchBudget: 100_000_000, cacheEntries: 0 });
+  });
+
+  it.each([
+    [{ TOOL_CHECK_MATCH_BUDGET: '1000' }, 'TOOL_CHECK_MATCH_BUDGET must be an integer from 16778240'],
+    [{ TOOL_CHECK_MATCH_BUDGET: 'lots' }, 'TOOL_CHECK_MATCH_BUDGET must be an integer'],
+    [
+      { TOOL_CHECK_MATCH_BUDGET: String(2 ** 31) },
+      'TOOL_CHECK_MATCH_BUDGET must be an integer from 16778240 to 1073741824',
+    ],
+    [{ TOOL_POLICY_CACHE_ENTRIES: '-1' }, 'TOOL_POLICY_CACHE_ENTRIES must be an integer from 0'],
+  ])('%j is refused at boot', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 });

@@ -1,4 +1,4 @@
-// CONTRACT §11: failed authentications per client address, as a table over a fake clock.
+// docs/operations.md#rate-limits: failed authentications per client address, as a table over a fake clock.
 import { AuthFailureWindows, clientKey } from '../../src/auth/auth-failure-limiter';
 
 function windows(limit: number, windowMs = 60_000, maxAddresses?: number) {

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../../src/config/app-config';
 import { isDatabaseUnavailable } from '../../src/common/errors/pg-errors';
 import { buildDataSourceOptions } from '../../src/schema/typeorm-options';
 
-describe('database time limits (CONTRACT §11)', () => {
+describe('database time limits (docs/operations.md#when-the-database-does-not-answer)', () => {
   it('default to connect 5 s, statement 15 s, pool acquire 5 s', () => {
     expect(loadConfig({}).dbLimits).toEqual({ connectMs: 5_000, statementMs: 15_000, acquireMs: 5_000 });
   });

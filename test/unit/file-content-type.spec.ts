@@ -1,4 +1,4 @@
-// The Content-Type of single files (CONTRACT §8.2): text by extension, everything else a download,
+// The Content-Type of single files (docs/api.md#single-files): text by extension, everything else a download,
 // and never a type a browser would render as a page.
 import { fileType } from '../../src/skills/file-content-type';
 

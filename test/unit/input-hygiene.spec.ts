@@ -1,4 +1,4 @@
-// CONTRACT §11 input hygiene as tables: storable strings, the budget walk over parsed bodies, raw
+// Input hygiene (docs/limits.md#hostile-input) as tables: storable strings, the budget walk over parsed bodies, raw
 // query strings, count limits declared on DTOs, the linear distinctness check, and task labels.
 import 'reflect-metadata';
 import { validateSync } from 'class-validator';

@@ -1,4 +1,4 @@
-// CONTRACT §7.1: `allowed-tools` and `requires` as a skill author writes them, good and bad.
+// docs/packages.md#tool-policy-fields: `allowed-tools` and `requires` as a skill author writes them, good and bad.
 import { parse } from 'yaml';
 import {
   MAX_PROBLEMS_PER_FIELD,
@@ -19,8 +19,13 @@ const ABSENT = Symbol('absent');
 describe('allowed-tools: what is kept', () => {
   it.each<[string, unknown, string[] | null, string[]]>([
     ['absent: restricts nothing', ABSENT, null, []],
-    ['§7.1: a space-separated string', 'Read Bash(python *)', ['Read', 'Bash(python *)'], []],
-    ['§7.1: a comma and a space', 'Bash(git:*), Read', ['Bash(git:*)', 'Read'], []],
+    [
+      'docs/packages.md#tool-policy-fields: a space-separated string',
+      'Read Bash(python *)',
+      ['Read', 'Bash(python *)'],
+      [],
+    ],
+    ['docs/packages.md#tool-policy-fields: a comma and a space', 'Bash(git:*), Read', ['Bash(git:*)', 'Read'], []],
     ['commas alone separate', 'Read,Write,Bash', ['Read', 'Write', 'Bash'], []],
     ['tabs and newlines separate', 'Read\n\tWrite  Grep', ['Read', 'Write', 'Grep'], []],
     ['an empty string allows no tool', '', [], []],

@@ -1,6 +1,8 @@
 // Skill bindings' rules: which bindings a task gets, in what order, and which names they decide.
 import {
   applicableBindings,
+  decideGhosts,
+  resolveTask,
   bindingGroups,
   decideBindings,
   exceptionProblems,
@@ -8,8 +10,17 @@ import {
   isExcepted,
   taskMode,
 } from '../../src/resolver';
-import type { BindingException, BindingFacts, BindingTask, BoundScope } from '../../src/resolver';
-import { user } from '../support/resolver-facts';
+import type {
+  BindingException,
+  BindingFacts,
+  BindingTask,
+  BoundScope,
+  ExplicitSelection,
+  GhostFacts,
+  Resolution,
+  ResolutionFacts,
+} from '../../src/resolver';
+import { skill, user } from '../support/resolver-facts';
 
 const creator = user(1, { 'acme/web': 'Developer', tools: 'Reporter' });
 
@@ -221,5 +232,218 @@ describe('what a group may bind', () => {
     ["another group's skill", { namespace: 'tools', isPublic: false }, 'SCOPE_MISMATCH'],
   ])('%s: %s', (_, skill, expected) => {
     expect(groupBindable('acme/web', skill)).toBe(expected);
+  });
+});
+
+describe("bindings in a task's resolution", () => {
+  // Task 12 of team 7 in `acme/web`, created by user 1 (Developer in acme/web, Reporter in tools).
+  // Skills: personal `mine` (user 1), `theirs` (user 2), group `lint` (acme/web, 3 versions),
+  // group `deep` (acme), public `pdf` and `fmt`.
+  const world = [
+    skill(10, 'mine', { owner: 1 }),
+    skill(11, 'theirs', { owner: 2 }),
+    skill(20, 'lint', { ns: 'acme/web' }, { versions: 3 }),
+    skill(21, 'deep', { ns: 'acme' }),
+    skill(30, 'pdf', { isPublic: true }),
+    skill(31, 'fmt', { isPublic: true }),
+  ];
+  const scopes: Record<number, BoundScope> = { 10: 'personal', 11: 'personal', 20: 'group', 21: 'group' };
+  const identities = { 1: creator, 2: user(2), 5: user(5, { acme: 'Reporter' }) };
+
+  function b(
+    skillId: number,
+    target: string | number,
+    opts: { preload?: boolean; exceptions?: BindingException[] } = {},
+  ): BindingFacts {
+    const name = world.find((s) => s.id === skillId)!.name;
+    return bind(name, target, { skillId, scope: scopes[skillId] ?? 'public', ...opts });
+  }
+
+  const ghost = (skills: string[], preload: string[] = []): GhostFacts => ({
+    ownerUserId: 1,
+    skills,
+    preloadSkills: preload,
+    skillRefs: {},
+    preloadSkillRefs: {},
+  });
+  const sel = (name: string, namespace = 'default', is_public = true): ExplicitSelection => ({
+    name,
+    namespace,
+    is_public,
+  });
+
+  function facts(bindings: BindingFacts[], overrides: Partial<ResolutionFacts> = {}): ResolutionFacts {
+    return {
+      taskId: 12,
+      taskCreatorUserId: 1,
+      teamId: 7,
+      teamNamespace: 'acme/web',
+      ghosts: [],
+      subscription: null,
+      labels: {},
+      message: null,
+      identities,
+      skills: world,
+      bindings,
+      ...overrides,
+    };
+  }
+
+  /** Names, the skill id (and version) behind each ref, failures. */
+  function summary(r: Resolution) {
+    const ids = (refs: Resolution['skill_refs']) =>
+      Object.fromEntries(Object.entries(refs).map(([name, ref]) => [name, `${ref.skill_id}v${ref.version}`]));
+    return {
+      skills: r.skills,
+      preload: r.preload_skills,
+      refs: ids(r.skill_refs),
+      preloadRefs: ids(r.preload_skill_refs),
+      unresolved: r.unresolved.map((u) => `${u.name}:${u.source}:${u.reason}`),
+      selected: r.user_selected_skills,
+    };
+  }
+  type Summary = ReturnType<typeof summary>;
+  const none: Summary = { skills: [], preload: [], refs: {}, preloadRefs: {}, unresolved: [], selected: [] };
+
+  it.each<[string, ResolutionFacts, Partial<Summary>]>([
+    ['no bindings: nothing', facts([]), {}],
+    [
+      "the creator's binding enters skills, at the latest version",
+      facts([b(20, 1)]),
+      { skills: ['lint'], refs: { lint: '20v3' } },
+    ],
+    [
+      'a preloading binding enters both maps',
+      facts([b(30, 1, { preload: true })]),
+      { skills: ['pdf'], preload: ['pdf'], refs: { pdf: '30v1' }, preloadRefs: { pdf: '30v1' } },
+    ],
+    ["another user's binding: nothing", facts([b(11, 2)]), {}],
+    [
+      "the team group's binding",
+      facts([b(20, 'acme/web', { preload: true })]),
+      { skills: ['lint'], preload: ['lint'], refs: { lint: '20v3' }, preloadRefs: { lint: '20v3' } },
+    ],
+    ["an ancestor's binding needs a role there: none for a member of acme/web alone", facts([b(21, 'acme')]), {}],
+    [
+      "an ancestor's binding, for a member of the ancestor",
+      facts([b(21, 'acme')], { taskCreatorUserId: 5 }),
+      { skills: ['deep'], refs: { deep: '21v1' } },
+    ],
+    [
+      'a personal team: user bindings only',
+      facts([b(30, 1), b(20, 'acme/web')], { teamNamespace: 'default' }),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    [
+      'a gone team: user bindings only',
+      facts([b(30, 1), b(20, 'acme/web')], { teamNamespace: null }),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    [
+      "the user's binding decides over the group's, preload and all",
+      facts([b(30, 'acme/web', { preload: true }), b(30, 1)]),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    [
+      'a ghost names it in skills: the binding decides nothing, not even preload',
+      facts([b(30, 1, { preload: true })], { ghosts: [ghost(['pdf'])] }),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    [
+      'a ghost names it, unresolved: the ghost decides',
+      facts([b(10, 1)], {
+        ghosts: [ghost(['mine'])],
+        identities: { ...identities, 1: user(1) },
+        skills: world.slice(1),
+      }),
+      { skills: ['mine'], unresolved: ['mine:ghost:NOT_FOUND'] },
+    ],
+    [
+      'the task names it and fails: the task decides, the binding does not step in',
+      facts([b(30, 1)], { labels: { requestedSkillRefs: JSON.stringify([sel('pdf', 'acme/other', false)]) } }),
+      { skills: ['pdf'], preload: ['pdf'], unresolved: ['pdf:task:FORBIDDEN'], selected: ['pdf'] },
+    ],
+    [
+      'a subscription names it: the subscription decides',
+      facts([b(30, 1)], { subscription: { ownerUserId: 1, skillRefs: [sel('pdf')] } }),
+      { skills: ['pdf'], preload: ['pdf'], refs: { pdf: '30v1' }, preloadRefs: { pdf: '30v1' } },
+    ],
+    [
+      "a message names it: the message decides; the binding's other names stay unselected",
+      facts([b(30, 1), b(31, 1)], { message: { callerUserId: 1, selections: [sel('pdf')] } }),
+      {
+        skills: ['fmt', 'pdf'],
+        preload: ['pdf'],
+        refs: { fmt: '31v1', pdf: '30v1' },
+        preloadRefs: { pdf: '30v1' },
+        selected: ['pdf'],
+      },
+    ],
+    [
+      'a mode exception skips the binding: the next binding of the name decides',
+      facts([b(30, 1, { exceptions: [{ type: 'mode', value: 'chat' }] }), b(30, 'acme/web', { preload: true })], {
+        labels: { taskType: 'chat' },
+      }),
+      { skills: ['pdf'], preload: ['pdf'], refs: { pdf: '30v1' }, preloadRefs: { pdf: '30v1' } },
+    ],
+    [
+      'a mode exception matches the type label when taskType is absent',
+      facts([b(30, 1, { exceptions: [{ type: 'mode', value: 'chat' }] })], { labels: { type: 'chat' } }),
+      {},
+    ],
+    [
+      'a team exception on another team: the binding applies',
+      facts([b(30, 1, { exceptions: [{ type: 'team', value: '8' }] })]),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    ['a team exception on this team: nothing', facts([b(30, 1, { exceptions: [{ type: 'team', value: '7' }] })]), {}],
+    [
+      "any role in the group reads the group's bound skill",
+      facts([b(20, 'acme/web', { preload: true })], {
+        identities: { ...identities, 1: user(1, { 'acme/web': 'Reporter' }) },
+      }),
+      { skills: ['lint'], preload: ['lint'], refs: { lint: '20v3' }, preloadRefs: { lint: '20v3' } },
+    ],
+    [
+      "the creator's binding of a group skill, the role since lost: unresolved FORBIDDEN, from the binding",
+      facts([b(20, 1, { preload: true }), b(30, 1)], { identities: { ...identities, 1: user(1) } }),
+      { skills: ['lint', 'pdf'], preload: ['lint'], refs: { pdf: '30v1' }, unresolved: ['lint:binding:FORBIDDEN'] },
+    ],
+    [
+      "a personal skill of another user bound to the creator (it can't be read): FORBIDDEN",
+      facts([b(11, 1, { preload: true })]),
+      { skills: ['theirs'], preload: ['theirs'], unresolved: ['theirs:binding:FORBIDDEN'] },
+    ],
+    [
+      'a group binding the creator lost the role to read: no longer applies at all',
+      facts([b(20, 'acme/web')], { identities: { ...identities, 1: user(1, { tools: 'Owner' }) } }),
+      {},
+    ],
+    [
+      'a binding whose skill is not loaded: NOT_FOUND',
+      facts([bind('ghosted', 1, { skillId: 999 })]),
+      { skills: ['ghosted'], unresolved: ['ghosted:binding:NOT_FOUND'] },
+    ],
+  ])('%s', (_, f, expected) => {
+    expect(summary(resolveTask(f))).toEqual({ ...none, ...expected });
+  });
+
+  it('the answer is the same with the team entry (ghosts decided once) as without it', () => {
+    const f = facts([b(30, 1, { preload: true }), b(31, 'acme/web'), b(20, 1)], { ghosts: [ghost(['fmt'], ['lint'])] });
+    const ghosts = decideGhosts(f);
+    expect(resolveTask(f, ghosts)).toEqual(resolveTask(f));
+    expect(summary(resolveTask(f))).toEqual({
+      ...none,
+      skills: ['fmt', 'lint', 'pdf'],
+      preload: ['lint', 'pdf'],
+      refs: { fmt: '31v1', lint: '20v3', pdf: '30v1' },
+      preloadRefs: { lint: '20v3', pdf: '30v1' },
+    });
+  });
+
+  it('a binding changes the fingerprint; an excepted one does not', () => {
+    const plain = resolveTask(facts([])).fingerprint;
+    expect(resolveTask(facts([b(30, 1)])).fingerprint).not.toBe(plain);
+    expect(resolveTask(facts([b(30, 1, { exceptions: [{ type: 'team', value: '7' }] })])).fingerprint).toBe(plain);
   });
 });

@@ -1,4 +1,4 @@
-// Access, the catalog and CONTRACT §5.2: how one name, explicit selection or stored ref resolves.
+// Access, the catalog and docs/resolution.md#how-a-name-becomes-a-ref: how one name, explicit selection or stored ref resolves.
 import {
   SkillCatalog,
   canRead,

@@ -1,5 +1,5 @@
-// The write paths' rules: ghost save (CONTRACT §4), selection validation, persisting a message into
-// task labels (§5.4) and which selections refer to a skill (§3).
+// The write paths' rules: ghost save (docs/api.md#resources), selection validation, persisting a message into
+// task labels (docs/resolution.md#executionrequest) and which selections refer to a skill (docs/packages.md#deleting).
 import {
   SkillCatalog,
   invalidSelections,

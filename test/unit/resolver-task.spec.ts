@@ -1,4 +1,4 @@
-// CONTRACT §5.1-§5.4: a task's sources merged into exact refs, told as users' stories.
+// docs/resolution.md: a task's sources merged into exact refs, told as users' stories.
 import { canonicalDigest } from '../../src/package/canonical-json';
 import { toTaskSkillsDto, taskSkillsJson } from '../../src/resolution/resolution.mapper';
 import type { TaskSelectionFacts } from '../../src/selection-facts/resolution-facts.repository';
@@ -433,6 +433,7 @@ function selectionFacts(f: ResolutionFacts): TaskSelectionFacts {
     subscription: f.subscription,
     identities: f.identities,
     ghostIds: [],
+    bindings: [...(f.bindings ?? [])],
   };
 }
 
@@ -480,7 +481,7 @@ describe('resolveTask', () => {
     expect(r.fingerprint).toBe(canonicalDigest(hashed(r)));
   });
 
-  it('answers the CONTRACT §5.3 shape, the fingerprint hashing exactly its other fields', () => {
+  it('answers the docs/resolution.md#output shape, the fingerprint hashing exactly its other fields', () => {
     const resolution = resolveTask(
       facts({
         ghosts: [ghost(ALICE, ['lint', 'gone'], { refs: { gone: { skill_id: 60 } } })],

@@ -1,4 +1,4 @@
-// Query words, name variants and the searched body (CONTRACT §8.1), as tables of cases.
+// Query words, name variants and the searched body (docs/search.md), as tables of cases.
 import { buildSearchQuery, quoteLexeme, StemCache, TermStems } from '../../src/skills/search/search-query';
 import { MAX_QUERY_WORDS, MAX_VARIANT_WORD_CHARS } from '../../src/skills/search/search-query-rule';
 import {

@@ -309,7 +309,7 @@ describe('inspectPackage: SKILL.md', () => {
   });
 });
 
-describe('inspectPackage: the tool policy (CONTRACT §7.1)', () => {
+describe('inspectPackage: the tool policy (docs/packages.md#tool-policy-fields)', () => {
   const inspect = (frontmatter: string) =>
     inspectPackage(buildZip([{ path: 'my-skill/SKILL.md', data: skillMd(frontmatter) }]), LIMITS);
 

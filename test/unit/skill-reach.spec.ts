@@ -55,6 +55,7 @@ describe("a task's reach, split into the ghosts' part and its own", () => {
     subscription: { ownerUserId: 12, skillRefs: [{ name: 'sub', namespace: 'default', is_public: true, version: 4 }] },
     identities: { 10: user(10), 11: user(11), 12: user(12) },
     ghostIds: [3],
+    bindings: [],
   };
 
   it("the ghosts' part: their names, the team's namespace, their owners, their refs and pins", () => {

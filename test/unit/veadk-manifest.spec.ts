@@ -1,4 +1,4 @@
-// CONTRACT §9.2: the VeADK remote-skills.json of a task's resolved skills, held against VeADK's loader rules.
+// docs/api.md#veadk-manifest: the VeADK remote-skills.json of a task's resolved skills, held against VeADK's loader rules.
 import { parse } from 'yaml';
 import { type RemoteSkillSource, buildRemoteSkillsManifest, remoteSkillsLoaderViolations } from '../../src/policy';
 

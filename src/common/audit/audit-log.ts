@@ -1,4 +1,4 @@
-// The audit trail's one writer (CONTRACT §11): every change records one event in the transaction
+// The audit trail's one writer (docs/operations.md#audit-log): every change records one event in the transaction
 // that makes it, so a change that rolls back leaves no event and no event outlives its change.
 // The actor and the request id come from the request context; at boot there is neither (null).
 import { EntityManager } from 'typeorm';
@@ -12,13 +12,14 @@ export const AUDIT_TARGET_TYPES = [
   'group_member',
   'skill',
   'skill_version',
-  'skill_tag',
   'ghost',
   'bot',
   'team',
   'subscription',
   'task',
   'execution_request',
+  'skill_binding',
+  'skill_tag',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

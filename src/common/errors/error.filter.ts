@@ -139,7 +139,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   private toDomainError(exception: unknown, req: Request): DomainError {
     if (exception instanceof DomainError) return exception;
-    // The router could not percent-decode a path segment: such a path names nothing (CONTRACT §11).
+    // The router could not percent-decode a path segment: such a path names nothing (docs/limits.md#hostile-input).
     if (exception instanceof Error && exception.message.startsWith('Failed to decode param')) {
       return DomainError.notFound();
     }

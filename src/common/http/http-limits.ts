@@ -1,4 +1,4 @@
-// CONTRACT §11 time and connection limits on the Node HTTP server itself: the headers and the whole
+// Time and connection limits (docs/limits.md#time-limits) on the Node HTTP server itself: the headers and the whole
 // request must arrive in time (else 408 REQUEST_TIMEOUT in the one error shape, and the connection
 // is closed, so a cut upload never reaches a handler), idle keep-alive connections close, and
 // connections beyond the cap are dropped on arrival.

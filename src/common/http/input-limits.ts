@@ -1,5 +1,5 @@
 // Count limits a DTO declares on its own properties, checked by the validation pipe on the raw body
-// before class-transformer or any per-item rule runs (CONTRACT §11: counts first, linear time), and
+// before class-transformer or any per-item rule runs (docs/limits.md#hostile-input: counts first, linear time), and
 // a linear replacement for class-validator's quadratic ArrayUnique.
 import { ArrayMaxSize, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 

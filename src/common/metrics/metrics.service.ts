@@ -1,4 +1,4 @@
-// The service's Prometheus metrics (CONTRACT §11), in a registry of this app instance (never the
+// The service's Prometheus metrics (docs/operations.md#metrics), in a registry of this app instance (never the
 // global default one), so several apps in one process keep their own counts.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** `missing`: no credentials on a route that needs them; `invalid`: wrong, revoked or expired ones. */
 export type AuthFailureReason = 'missing' | 'invalid';
 
-/** The limits of CONTRACT §11: failed authentications per address, uploads per user, inspections per replica. */
+/** The limits of docs/operations.md#rate-limits: failed authentications per address, uploads per user, inspections per replica. */
 export type RateLimitReason = 'auth_failures' | 'uploads' | 'inspections';
 const RATE_LIMIT_REASONS: readonly RateLimitReason[] = ['auth_failures', 'uploads', 'inspections'];
 

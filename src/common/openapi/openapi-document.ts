@@ -47,6 +47,11 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
       "The one resolver: a task's skills as exact refs (the ETag is their fingerprint), ExecutionRequests for executors, and VeADK's remote-skills.json.",
   },
   {
+    name: 'skill-bindings',
+    description:
+      "Automatic skills: a user's or a group's bindings, the lowest source of every task's skills (the creator's own, then the team group's and its ancestors'). See docs/resolution.md#skill-bindings.",
+  },
+  {
     name: 'tool-policy',
     description:
       "What a task's active skills allow: the intersection of their `allowed-tools`, what they require, and whether one call passes.",

@@ -109,6 +109,14 @@ const PATH_IDS: Readonly<Record<string, PathIdDoc>> = {
   },
   'users:keyId': { description: "The key's id (2: `alice`'s first key on a fresh install)", example: 2 },
   'groups:id': { description: "The group's id (1: the first group of a fresh install)", example: 1 },
+  'groups:skillId': {
+    description: "The bound skill's id (1: the first skill published on a fresh install)",
+    example: 1,
+  },
+  'users:skillId': {
+    description: "The bound skill's id (1: the first skill published on a fresh install)",
+    example: 1,
+  },
   'groups:userId': { description: "The member's user id (2: `alice` on a fresh install)", example: 2 },
   'skills:id': { description: "The skill's id (1: the first skill published on a fresh install)", example: 1 },
   'ghosts:id': { description: "The ghost's id (1: the first ghost of a fresh install)", example: 1 },

@@ -31,7 +31,7 @@ export class SkillRefDto {
 
 export class UnresolvedDto {
   @ApiProperty({ example: 'gone' }) name: string;
-  @ApiProperty({ enum: ['ghost', 'subscription', 'task', 'message'] }) source: string;
+  @ApiProperty({ enum: ['binding', 'ghost', 'subscription', 'task', 'message'] }) source: string;
   @ApiProperty({
     enum: [
       'NOT_FOUND',
@@ -70,7 +70,7 @@ const PRELOAD_REFS_EXAMPLE = {
 };
 const FINGERPRINT_EXAMPLE = 'sha256:5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592';
 
-/** A map from skill name to its ref; the example is CONTRACT §5.3's. */
+/** A map from skill name to its ref; the example is docs/resolution.md#output's. */
 const REF_MAP = (example: object, description: string) =>
   ({ type: 'object', additionalProperties: { $ref: getSchemaPath(SkillRefDto) }, example, description }) as const;
 

@@ -92,7 +92,7 @@ export class SkillSearchHitDto {
   @ApiProperty({
     type: [String],
     nullable: true,
-    description: 'The tool policy of the version (CONTRACT §7.1); null when it restricts nothing',
+    description: 'The tool policy of the version (docs/packages.md#tool-policy-fields); null when it restricts nothing',
   })
   allowed_tools: string[] | null;
   @ApiProperty({

@@ -12,7 +12,7 @@ import { NamespacePageQuery } from '../../common/http/pagination';
 import { VERSION_STATUSES, type VersionStatus } from '../../resolver';
 import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../../package/problem';
 
-/** CONTRACT §7.1: what a version needs in the sandbox that runs it. */
+/** docs/packages.md#tool-policy-fields: what a version needs in the sandbox that runs it. */
 export class RequiresDto {
   @ApiProperty({ type: [String], example: ['git', 'python3'], description: 'Command names, sorted, unique' })
   bins: string[];
@@ -88,7 +88,7 @@ export class ProblemDto {
     enumName: 'ProblemCode',
     example: 'NAME_INVALID',
     description:
-      `Stable (CONTRACT §3). In \`errors\`, which reject the package: ${PROBLEM_CODES.join(', ')}. ` +
+      `Stable (docs/packages.md#problem-codes). In \`errors\`, which reject the package: ${PROBLEM_CODES.join(', ')}. ` +
       `In \`warnings\`, which do not: ${WARNING_CODES.join(', ')}.`,
   })
   code: ProblemCode | WarningCode;

@@ -1,4 +1,4 @@
-// The text-search queries of one search (CONTRACT §8.1), built from the query's terms and the
+// The text-search queries of one search (docs/search.md), built from the query's terms and the
 // English stems PostgreSQL gave them. Pure; the repository runs them.
 import { SearchTerm } from './search-terms';
 

@@ -1,4 +1,4 @@
-// How text becomes search terms (CONTRACT §8.1), on both sides: the words of a query, and the words
+// How text becomes search terms (docs/search.md), on both sides: the words of a query, and the words
 // of a skill name with the one-edit variants that let a typo find them. Pure: the SQL that ranks
 // (skill-search.repository.ts) receives these arrays; stemming is PostgreSQL's (`english`). What a
 // query may be is search-query-rule.ts.

@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { SkillEntity } from '../skill.entity';
 
 /**
- * What search reads for one active skill (CONTRACT §8.1), kept by search-document.ts. The scope
+ * What search reads for one active skill (docs/search.md), kept by search-document.ts. The scope
  * columns copy the skill's, which never change, so ranking and the access filter read this table
  * alone. The GIN indexes are declared in the migration (TypeORM cannot describe them) and left out
  * of the schema comparison here.

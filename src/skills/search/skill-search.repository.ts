@@ -1,4 +1,4 @@
-// Ranked search over `skill_search` (CONTRACT §8.1), in one statement that runs the same on PGlite
+// Ranked search over `skill_search` (docs/search.md), in one statement that runs the same on PGlite
 // and on a server. docs/search.md#score states the formula; search-terms.ts makes the terms.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -34,7 +34,7 @@ export interface SearchHit {
   score: number;
 }
 
-/** What a term weighs, by the best place it matched (CONTRACT §8.1: name, then description, then body). */
+/** What a term weighs, by the best place it matched (docs/search.md: name, then description, then body). */
 export const WEIGHTS = { nameExact: 1.0, namePrefix: 0.8, description: 0.7, nameTypo: 0.6, body: 0.5 } as const;
 /** The share of the score that does not depend on how much of the name the query covers. */
 export const BASE = 0.75;

@@ -1,4 +1,4 @@
-// CONTRACT §7.3 (tool-check) and §9.2 (the VeADK remote-skills document): bodies and answers.
+// The bodies and answers of tool-check (docs/tool-policy.md#tool-check) and of the VeADK remote-skills document.
 import { MaxItems } from '../../common/http/input-limits';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -14,7 +14,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import { MAX_COMMAND_BYTES } from '../../policy';
+import { type CallCode, MAX_COMMAND_BYTES } from '../../policy';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { ALLOWED_TOOLS_PROPERTY, RequiresDto, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 
@@ -118,10 +118,11 @@ export class CallVerdictDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['TOOL_NOT_ALLOWED', 'COMMAND_COMPOUND', 'COMMAND_NOT_ALLOWED'],
-    description: 'null when allowed',
+    enum: ['TOOL_NOT_ALLOWED', 'COMMAND_COMPOUND', 'COMMAND_NOT_ALLOWED', 'POLICY_TOO_COMPLEX'],
+    description:
+      'null when allowed; POLICY_TOO_COMPLEX when matching the command against every pattern of the active skills could pass the per-call budget (the call is refused without matching)',
   })
-  code: 'TOOL_NOT_ALLOWED' | 'COMMAND_COMPOUND' | 'COMMAND_NOT_ALLOWED' | null;
+  code: CallCode | null;
   @ApiProperty({ type: [String], description: 'The skills that refused, sorted' })
   denied_by: string[];
 }

@@ -1,16 +1,16 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { ReachedSkillsFunction1796300000000 } from './1796300000000-reached-skills-function';
 
-const OLD_TARGET_TYPES = `'user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request'`;
-const NEW_TARGET_TYPES = `'user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'skill_tag', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request'`;
+const OLD_TARGET_TYPES = `'user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding'`;
+const NEW_TARGET_TYPES = `'user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding', 'skill_tag'`;
 
 /**
  * The version lifecycle (docs/resolution.md#version-lifecycle): a status on every version, named
  * tags, and a resolution skill query that gives the resolver what it decides `latest` and tags
  * from. Every existing version is `active`. A tag write notifies every cache, as a version write does.
  */
-export class VersionLifecycle1796400000000 implements MigrationInterface {
-  name = 'VersionLifecycle1796400000000';
+export class VersionLifecycle1796500000000 implements MigrationInterface {
+  name = 'VersionLifecycle1796500000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "skill_versions" ADD "status" text NOT NULL DEFAULT 'active'`);

@@ -1,0 +1,112 @@
+// The simple-command grammar (docs/tool-policy.md#simple-commands): what it accepts, the words it
+// reads (quotes removed), and what it refuses. test/unit/policy-bash-differential.spec.ts checks
+// the same function against bash itself.
+import { isCompoundCommand, readSimpleCommand } from '../../src/policy';
+
+describe('readSimpleCommand: accepted, with the words bash passes on', () => {
+  it.each<[string, string, string[]]>([
+    ['the examples: ";" inside single quotes', "echo 'a;b'", ['echo', 'a;b']],
+    ['the examples: a double-quoted message', 'git commit -m "fix: x"', ['git', 'commit', '-m', 'fix: x']],
+    ['a plain command', 'git status', ['git', 'status']],
+    ['one word', 'pwd', ['pwd']],
+    ['blanks around and between words, tabs included', ' \tgit \t status  ', ['git', 'status']],
+    ['"|" inside single quotes', "echo 'a|b'", ['echo', 'a|b']],
+    [
+      '"&" and ">" inside a quoted message',
+      'git commit -m "fix: a & b > c"',
+      ['git', 'commit', '-m', 'fix: a & b > c'],
+    ],
+    ['a backslash inside single quotes is literal', "echo 'a\\'", ['echo', 'a\\']],
+    ['"$" and a backtick inside single quotes are literal', "echo '$(id) `id`'", ['echo', '$(id) `id`']],
+    ['a single quote inside double quotes', 'echo "it\'s"', ['echo', "it's"]],
+    ['parentheses inside quotes', 'python -c "print(1)"', ['python', '-c', 'print(1)']],
+    ['quotes side by side make one word', `a'b'"c"d`, ['abcd']],
+    ['an empty quoted word is a word', "git commit -m ''", ['git', 'commit', '-m', '']],
+    ['a quoted first word', "'git' status", ['git', 'status']],
+    ['a first word split across quotes', 'gi"t" status', ['git', 'status']],
+    ['options, "=" and ":" in arguments', 'npm run test:unit --x=1', ['npm', 'run', 'test:unit', '--x=1']],
+    ['pathname patterns in arguments', 'ls *.py a?c [ab]', ['ls', '*.py', 'a?c', '[ab]']],
+    ['a quoted "~", "{" and "*"', `ls '~' "{a,b}" '*'`, ['ls', '~', '{a,b}', '*']],
+    ['the word {} (find -exec)', 'find . -exec ls {} +', ['find', '.', '-exec', 'ls', '{}', '+']],
+    ['a "~" inside a word', 'git log a~1', ['git', 'log', 'a~1']],
+    ['a quoted reserved word runs as a command', "'time' git", ['time', 'git']],
+    ['a reserved word later is an argument', 'git if then', ['git', 'if', 'then']],
+    ['tabs inside quotes', "echo 'a\tb'", ['echo', 'a\tb']],
+    ['non-ASCII letters', 'echo héllo 😀', ['echo', 'héllo', '😀']],
+    ['a no-break space is part of a word to bash', 'echo a\u00A0b', ['echo', 'a\u00A0b']],
+  ])('%s: %j', (_title, command, words) => {
+    expect(readSimpleCommand(command)).toEqual(words);
+    expect(isCompoundCommand(command)).toBe(false);
+  });
+});
+
+describe('readSimpleCommand: refused (COMMAND_COMPOUND)', () => {
+  it.each<[string, string]>([
+    ['the examples: 2>&1', 'git log 2>&1'],
+    ["the examples: $'...' hiding a ';'", "git $'\\'';id #'"],
+    ["$'...' hiding '&&'", "git $'\\'' && id #'"],
+    ["$'...' hiding a pipe", "git $'\\''|sh #'"],
+    ['the examples: an escaped ";"', 'git status \\; id'],
+    ['a redirection', 'git log > out.txt'],
+    ['a redirection with no spaces', 'git log>out.txt'],
+    ['an input redirection', 'sh < script'],
+    ['a here-string', 'cat <<< x'],
+    ['&&', 'make && make install'],
+    ['||', 'test -f x || touch x'],
+    [';', 'cd /; ls'],
+    ['a pipe', 'cat a | sh'],
+    ['a pipe with no spaces', 'cat a|sh'],
+    ['an operator right after a closed quote', "echo 'a'|sh"],
+    ['a background job', 'sleep 100 &'],
+    ['a subshell', '(id)'],
+    ['process substitution', 'diff <(ls a) <(ls b)'],
+    ['a newline', 'git status\nrm -rf /'],
+    ['a trailing newline', 'git status\n'],
+    ['a CR', 'git status\rrm x'],
+    ['a newline inside quotes', "echo 'a\nb'"],
+    ['another control character', 'echo a\u0001b'],
+    ['NUL', 'echo a\u0000b'],
+    ['DEL', 'echo a\u007fb'],
+    ['a lone surrogate', 'echo a\uD800b'],
+    ['a backtick', 'echo `id`'],
+    ['a backtick inside double quotes', 'echo "`id`"'],
+    ['$(', 'echo $(id)'],
+    ['$( inside double quotes', 'echo "$(id)"'],
+    ['a variable', 'echo $HOME'],
+    ['a braced variable', 'echo ${USER}'],
+    ['$ inside double quotes', 'echo "$x"'],
+    ['arithmetic', 'echo $((1+1))'],
+    ['$"..."', 'echo $"x"'],
+    ["$'...'", "echo $'x'"],
+    ['a backslash escape', 'python a\\ b.py'],
+    ['a backslash inside double quotes', 'echo "a\\"; ls"'],
+    ['a trailing backslash', 'echo a\\'],
+    ['a "#" comment', 'git status # later'],
+    ['a "#" inside a word', 'echo a#b'],
+    ['"!"', 'echo !x'],
+    ['"!" inside double quotes', 'echo "!x"'],
+    ['an unclosed single quote', "echo 'a"],
+    ['an unclosed double quote', 'echo "a'],
+    ['a quote closed then reopened', 'echo "a" "b'],
+    ['an unquoted "~" (the home directory)', 'ls ~/x'],
+    ['a "~" after "="', 'echo a=~'],
+    ['brace expansion', 'echo {a,b}'],
+    ['a brace sequence', 'echo a{1..3}'],
+    ['a brace with quotes inside, which bash still expands', `echo {'a',b}`],
+    ['a first word that is an assignment', 'PATH=/tmp git status'],
+    ['a first word that appends', 'A+=1 git'],
+    ['a first word that is a pattern', 'gi? status'],
+    ['a first word that is a star', '* x'],
+    ['a first word with "["', '[ -f x ]'],
+    ['[[', '[[ -f x ]]'],
+    ['the reserved word time', 'time git status'],
+    ['the reserved word if', 'if git status'],
+    ['the reserved word coproc', 'coproc git'],
+    ['the reserved word function', 'function f'],
+    ['the empty command', ''],
+    ['blanks only', ' \t '],
+  ])('%s: %j', (_title, command) => {
+    expect(readSimpleCommand(command)).toBeNull();
+    expect(isCompoundCommand(command)).toBe(true);
+  });
+});
