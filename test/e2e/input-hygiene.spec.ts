@@ -148,6 +148,8 @@ describe('input hygiene on every route (docs/limits.md#hostile-input)', () => {
       // The skill's first version, and a tag name (docs/resolution.md#version-lifecycle).
       version: 1,
       tag: 'stable',
+      // Skill bindings name the bound skill by id.
+      skillId: skill.id,
     };
   });
   afterAll(async () => {
