@@ -12,6 +12,7 @@ import { ToolPolicy1796100000000 } from './1796100000000-tool-policy';
 import { NarrowChangeNotifications1796200000000 } from './1796200000000-narrow-change-notifications';
 import { ReachedSkillsFunction1796300000000 } from './1796300000000-reached-skills-function';
 import { SkillBindings1796400000000 } from './1796400000000-skill-bindings';
+import { VersionLifecycle1796500000000 } from './1796500000000-version-lifecycle';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   NarrowChangeNotifications1796200000000,
   ReachedSkillsFunction1796300000000,
   SkillBindings1796400000000,
+  VersionLifecycle1796500000000,
 ];

@@ -8,7 +8,7 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('audit_events')
 @Check(
   'audit_events_target_type_check',
-  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding')`,
+  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding', 'skill_tag')`,
 )
 @Check(
   'audit_events_action_check',

@@ -27,6 +27,8 @@ export interface LockedSkill {
   version: number;
   content_hash: string;
   files: PackageFile[];
+  /** The version's lifecycle status when it was last resolved, for the warnings of a sync that gets a 304. */
+  status?: string;
   /** Its folder is being replaced or removed: the next sync does it again. */
   pending?: true;
 }
@@ -97,6 +99,7 @@ export async function readLock(dir: string): Promise<LockFile | null> {
       typeof skill.content_hash === 'string' &&
       CONTENT_HASH.test(skill.content_hash) &&
       checkFiles(skill.files) &&
+      (skill.status === undefined || (typeof skill.status === 'string' && /^[a-z]{1,16}$/.test(skill.status))) &&
       (skill.pending === undefined || skill.pending === true);
     if (!ok) throw damaged(dir, `the entry of ${name}`);
   }

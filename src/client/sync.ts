@@ -76,6 +76,30 @@ export interface SyncedSkill {
   version: number;
   content_hash: string;
   from: From;
+  /** The version's lifecycle status (docs/resolution.md#version-lifecycle); null when the service sent none. */
+  status: string | null;
+}
+
+/** Statuses a sync warns about: the skill still works, but its publisher has taken the version back. */
+const WARNED_STATUSES = new Set(['deprecated', 'yanked']);
+
+/** One warning per materialised skill whose version is deprecated or yanked. */
+function warnStatuses(skills: readonly SyncedSkill[], progress: (event: ProgressEvent) => void): void {
+  for (const skill of skills) {
+    if (skill.status !== null && WARNED_STATUSES.has(skill.status)) {
+      progress({ kind: 'warning', message: `${skill.name} v${skill.version} is ${skill.status}` });
+    }
+  }
+}
+
+/** The lock's entries with the statuses the refs carry now (a kept folder's may have changed). */
+function withStatuses(skills: Record<string, LockedSkill>, refs: readonly Ref[]): Record<string, LockedSkill> {
+  for (const ref of refs) {
+    if (!Object.hasOwn(skills, ref.name)) continue;
+    const { status: _old, ...entry } = skills[ref.name];
+    skills[ref.name] = ref.status === undefined ? entry : { ...entry, status: ref.status };
+  }
+  return skills;
 }
 
 export interface SyncFailure {
@@ -396,8 +420,10 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
       version: s.version,
       content_hash: s.content_hash,
       from: 'cache' as const,
+      status: s.status ?? null,
     }));
     run.progress({ kind: 'resolved', total: skills.length, toFetch: 0, notModified: true });
+    warnStatuses(skills, (event) => run.progress(event));
     return {
       fingerprint: lock.fingerprint,
       skills: sortByName(skills),
@@ -433,13 +459,14 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
   if (plan.marked) await writeLock(dir.dir, { ...baseLock, fingerprint: null, skills: plan.marked });
 
   const skills: SyncedSkill[] = [];
+  const statusOf = new Map(resolved.refs.map((r) => [r.name, r.status]));
   const outcomes = new Map<string, Outcome>();
   for (const step of plan.steps) {
     if (step.action !== 'keep') continue;
     run.done++;
     outcomes.set(step.name, { ok: true });
     const { version, content_hash } = step.entry;
-    skills.push({ name: step.name, version, content_hash, from: 'cache' });
+    skills.push({ name: step.name, version, content_hash, from: 'cache', status: statusOf.get(step.name) ?? null });
   }
   const failed: SyncFailure[] = [];
   const fail = (name: string, err: unknown): void => {
@@ -465,7 +492,13 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
       try {
         const { from, entry, bytes } = await run.materialise(step);
         outcomes.set(ref.name, { ok: true, entry });
-        skills.push({ name: ref.name, version: ref.version, content_hash: ref.content_hash, from });
+        skills.push({
+          name: ref.name,
+          version: ref.version,
+          content_hash: ref.content_hash,
+          from,
+          status: ref.status ?? null,
+        });
         run.done++;
         run.progress({
           kind: 'skill',
@@ -496,8 +529,9 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
   await writeLock(dir.dir, {
     ...baseLock,
     fingerprint: complete ? resolved.fingerprint : null,
-    skills: lockAfter(plan, outcomes),
+    skills: withStatuses(lockAfter(plan, outcomes), resolved.refs),
   });
+  warnStatuses(sortByName(skills), (event) => run.progress(event));
   if (run.cache) {
     const inUse = new Set(resolved.refs.map((r) => hexOf(r.content_hash)));
     const bounds = {

@@ -8,7 +8,12 @@ export interface Ref {
   skill_id: number;
   version: number;
   content_hash: string;
+  /** The version's lifecycle status (`active`, `deprecated`, `yanked`); absent from older services. */
+  status?: string;
 }
+
+/** A status word as the service writes it; anything else is not kept. */
+const STATUS = /^[a-z]{1,16}$/;
 
 export interface TaskSkills {
   fingerprint: string;
@@ -40,11 +45,13 @@ export function parseTaskSkills(body: Buffer, preloadOnly: boolean): TaskSkills 
   for (const [name, raw] of Object.entries(map)) {
     if (!SKILL_NAME.test(name)) throw invalid(`the skill name ${JSON.stringify(name.slice(0, 80))}`);
     if (!isObject(raw)) throw invalid(`the ref of ${name}`);
-    const { skill_id, version, content_hash } = raw;
+    const { skill_id, version, content_hash, status } = raw;
     if (!isInt(skill_id) || !isInt(version) || typeof content_hash !== 'string' || !CONTENT_HASH.test(content_hash)) {
       throw invalid(`the ref of ${name}`);
     }
-    refs.push({ name, skill_id, version, content_hash });
+    const ref: Ref = { name, skill_id, version, content_hash };
+    if (typeof status === 'string' && STATUS.test(status)) ref.status = status;
+    refs.push(ref);
   }
   refs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 

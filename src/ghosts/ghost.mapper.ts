@@ -18,7 +18,8 @@ export function storedRefsReach(ghosts: readonly GhostEntity[]): SkillReach {
 
 /** The ref as it reads now; what is still known when its skill or pinned version is gone. */
 export function toGhostSkillRefDto(ref: StoredRef, catalog: SkillCatalog): GhostSkillRefDto {
-  const pinned = pinnedVersion(ref);
+  const tag = ref.tag ?? null;
+  const pinned = tag === null ? pinnedVersion(ref) : undefined;
   const skill = catalog.byId(ref.skill_id);
   if (!skill) {
     return {
@@ -28,20 +29,26 @@ export function toGhostSkillRefDto(ref: StoredRef, catalog: SkillCatalog): Ghost
       version: pinned ?? null,
       content_hash: null,
       pinned: pinned !== undefined,
+      tag,
+      status: null,
     };
   }
-  const outcome = refTo(skill, pinned);
+  const outcome = refTo(skill, pinned, ref.tag);
   if (outcome.ok) {
-    const { skill_id, namespace, is_public, version, content_hash } = outcome.ref;
-    return { skill_id, namespace, is_public, version, content_hash, pinned: outcome.ref.pinned };
+    const { skill_id, namespace, is_public, version, content_hash, status } = outcome.ref;
+    return { skill_id, namespace, is_public, version, content_hash, pinned: outcome.ref.pinned, tag, status };
   }
+  // A pinned version that is gone or revoked, a tag that is gone, or no followable version left.
+  const version = pinned !== undefined && Object.hasOwn(skill.versions, pinned) ? skill.versions[pinned] : undefined;
   return {
     skill_id: skill.id,
     namespace: skill.namespace,
     is_public: skill.isPublic,
     version: pinned ?? null,
     content_hash: null,
-    pinned: true,
+    pinned: pinned !== undefined,
+    tag,
+    status: version?.status ?? null,
   };
 }
 

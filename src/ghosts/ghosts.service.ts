@@ -21,6 +21,7 @@ function refInput(ref: GhostSkillRefInputDto): SkillRefInput {
   if (ref.is_public != null) input.is_public = ref.is_public;
   if (ref.version != null) input.version = ref.version;
   if (ref.pinned != null) input.pinned = ref.pinned;
+  if (ref.tag != null) input.tag = ref.tag;
   return input;
 }
 

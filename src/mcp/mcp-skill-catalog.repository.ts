@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { DEFAULT_NAMESPACE } from '../access';
 import type { ManifestFile } from '../package/manifest';
 import { SkillEntity } from '../skills/skill.entity';
+import { latestFollowableSql, latestVersionSql } from '../skills/skills.repository';
 import { SKILL_MAX_BYTES, SKILL_MAX_RESOURCES } from './skill-entries';
 import type { ListKey } from './skill-pages';
 import type { SkillScope } from './skill-uri';
@@ -83,13 +84,22 @@ export class McpSkillCatalogRepository {
     const rows: RawRow[] = await this.db.query(
       `SELECT s.id AS skill_id, s.name, s.namespace, s.is_public, v.version, v.manifest, v.frontmatter
          FROM skills s
-         JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.latest_version
+         JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${latestFollowableSql('s')}
         WHERE s.deleted_at IS NULL AND ${readable} AND ${WITHIN_LIMITS} ${keyset}
         ORDER BY ${ORDER}
         LIMIT $${params.push(limit)}`,
       params,
     );
     return rows.map(toRow);
+  }
+
+  /** The version reads of `skill` default to (docs/resolution.md#version-lifecycle). */
+  async latestVersionOf(skill: SkillEntity): Promise<number> {
+    const rows: Array<{ version: number }> = await this.db.query(
+      `SELECT ${latestVersionSql('s')} AS version FROM skills s WHERE s.id = $1`,
+      [skill.id],
+    );
+    return rows[0]?.version ?? skill.latestVersion;
   }
 
   /** The active skill of that name in that scope (`personal`: the one `userId` owns), if any. */

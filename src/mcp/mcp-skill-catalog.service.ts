@@ -144,7 +144,14 @@ export class McpSkillCatalog {
           `/api/skills/${found.served.skillId}/files/${path.split('/').map(encodeURIComponent).join('/')}?version=${found.served.version}`,
       );
     }
-    const opened = await this.files.open(found.skill, found.served.version, path, undefined, false);
+    const opened = await this.files.open(
+      found.skill,
+      found.served.version,
+      path,
+      undefined,
+      false,
+      principal.kind === 'user' && principal.isAdmin,
+    );
     if (opened.notModified) throw new Error('a file read without If-None-Match answered 304');
     const bytes = await readAll(opened.stream);
     const mimeType = mimeTypeOf(path);
@@ -250,7 +257,9 @@ export class McpSkillCatalog {
         await this.catalog.findActive(address.scope, address.name, principal.userId),
       );
       if (!skill) continue;
-      const [row] = await this.catalog.versions([{ skillId: skill.id, version: skill.latestVersion }]);
+      const [row] = await this.catalog.versions([
+        { skillId: skill.id, version: await this.catalog.latestVersionOf(skill) },
+      ]);
       if (row) return { address, skill, served: served(row) };
     }
     return null;

@@ -12,6 +12,8 @@ export interface SkillRefInput {
   is_public?: boolean;
   version?: number;
   pinned?: boolean;
+  /** Follow this tag (docs/resolution.md#version-lifecycle); never together with a pinning version. */
+  tag?: string;
   content_hash?: string;
 }
 
@@ -45,8 +47,12 @@ export type GhostSaveResult =
   | { ok: true; skillRefs: Record<string, StoredRef>; preloadSkillRefs: Record<string, StoredRef> }
   | { ok: false; invalid: InvalidName[] };
 
-/** Unpinned refs store only `skill_id`, so they keep following the latest version. */
-export function storedRefOf(skillId: number, ref?: { version?: number; pinned?: boolean }): StoredRef {
+/**
+ * Unpinned refs store only `skill_id`, so they keep following the latest version; a ref that
+ * follows a tag stores it (and no version), so it keeps following the tag.
+ */
+export function storedRefOf(skillId: number, ref?: { version?: number; pinned?: boolean; tag?: string }): StoredRef {
+  if (ref?.tag !== undefined) return { skill_id: skillId, tag: ref.tag };
   const version = ref ? pinnedVersion(ref) : undefined;
   return version === undefined ? { skill_id: skillId } : { skill_id: skillId, version, pinned: true };
 }

@@ -1,9 +1,18 @@
 // docs/resolution.md#how-a-name-becomes-a-ref: how one name, explicit selection or stored ref becomes a SkillRef.
 import { canRead, isReporterIn } from './access';
 import { SkillCatalog, SkillScope } from './skill-catalog';
+import { pinnedRefusal } from './lifecycle';
 import { ownValue } from './own-value';
 import { DEFAULT_NAMESPACE } from '../access';
-import { ExplicitSelection, Identity, RefOutcome, SkillFacts, StoredRef, UnresolvedReason } from './resolution.types';
+import {
+  ExplicitSelection,
+  Identity,
+  RefOutcome,
+  SkillFacts,
+  StoredRef,
+  UnresolvedReason,
+  VersionFacts,
+} from './resolution.types';
 
 /**
  * A ref pins only when it carries a `version` and `pinned` is not `false` (docs/api.md#resources), so a ghost
@@ -20,12 +29,35 @@ function fail(reason: UnresolvedReason): RefOutcome {
 }
 
 /**
- * The ref to `skill` at its latest version, or at `pinned` when that version exists. The ref is
- * frozen: answers share it (a team's ghosts decide once for all its tasks), with its texts written once.
+ * The version a ref reaches (docs/resolution.md#version-lifecycle): the one `tag` points at, else
+ * `pinned` when that version exists and is not revoked, else the latest active-or-deprecated one.
  */
-export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
-  const version = pinned === undefined ? skill.latest : ownValue(skill.versions, pinned);
-  if (!version) return fail('VERSION_NOT_FOUND');
+function versionOf(
+  skill: SkillFacts,
+  pinned: number | undefined,
+  tag: string | undefined,
+): VersionFacts | UnresolvedReason {
+  if (tag !== undefined) {
+    const tagged = ownValue(skill.tags, tag);
+    const version = tagged === undefined ? undefined : ownValue(skill.versions, tagged);
+    return version ?? 'TAG_NOT_FOUND';
+  }
+  if (pinned !== undefined) {
+    const version = ownValue(skill.versions, pinned);
+    if (!version) return 'VERSION_NOT_FOUND';
+    return pinnedRefusal(version.status) ?? version;
+  }
+  return skill.latest ?? 'NO_ACTIVE_VERSION';
+}
+
+/**
+ * The ref to `skill` at its latest version, at `pinned`, or at the version `tag` points at (a tag
+ * wins: a ref never pins and follows at once). The ref is frozen: answers share it (a team's
+ * ghosts decide once for all its tasks), with its texts written once.
+ */
+export function refTo(skill: SkillFacts, pinned?: number, tag?: string): RefOutcome {
+  const version = versionOf(skill, tag === undefined ? pinned : undefined, tag);
+  if (typeof version === 'string') return fail(version);
   return {
     ok: true,
     skill,
@@ -35,7 +67,9 @@ export function refTo(skill: SkillFacts, pinned?: number): RefOutcome {
       is_public: skill.isPublic,
       version: version.version,
       content_hash: version.contentHash,
-      pinned: pinned !== undefined,
+      pinned: tag === undefined && pinned !== undefined,
+      tag: tag ?? null,
+      status: version.status,
       allowed_tools: version.allowedTools,
       requires: version.requires,
     }),
@@ -70,7 +104,7 @@ export function resolveExplicit(catalog: SkillCatalog, identity: Identity, selec
   if (scope.kind === 'group' && !isReporterIn(identity, scope.namespace)) return fail('FORBIDDEN');
   const skill = catalog.activeIn(scope, selection.name);
   if (!skill) return fail(catalog.holdsOnlyDeleted(scope, selection.name) ? 'DELETED' : 'NOT_FOUND');
-  return refTo(skill, selection.version);
+  return refTo(skill, selection.version, selection.tag);
 }
 
 /**
@@ -83,5 +117,5 @@ export function checkStoredRef(catalog: SkillCatalog, identity: Identity, name: 
   if (skill.deleted) return fail('DELETED');
   if (skill.name !== name) return fail('NAME_MISMATCH');
   if (!canRead(identity, skill)) return fail('FORBIDDEN');
-  return refTo(skill, pinnedVersion(ref));
+  return refTo(skill, pinnedVersion(ref), ref.tag);
 }

@@ -3,11 +3,21 @@
 import type { GroupRole } from '../access';
 import type { Requires } from '../policy';
 import type { BindingFacts } from './binding.types';
+import type { VersionStatus } from './lifecycle';
 
 /** Where a selection came from, lowest precedence first. */
 export type SelectionSource = 'binding' | 'ghost' | 'subscription' | 'task' | 'message';
 
-export type UnresolvedReason = 'NOT_FOUND' | 'FORBIDDEN' | 'DELETED' | 'NAME_MISMATCH' | 'VERSION_NOT_FOUND';
+export type UnresolvedReason =
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'DELETED'
+  | 'NAME_MISMATCH'
+  | 'VERSION_NOT_FOUND'
+  // docs/resolution.md#version-lifecycle
+  | 'REVOKED'
+  | 'NO_ACTIVE_VERSION'
+  | 'TAG_NOT_FOUND';
 
 /** A user whose identity a selection acts with (ghost owner, subscription owner, task creator, caller). */
 export interface Identity {
@@ -23,6 +33,7 @@ export interface VersionFacts {
   /** The version's tool policy (docs/packages.md#tool-policy-fields): `allowed-tools` entries, null when absent. */
   allowedTools: string[] | null;
   requires: Requires;
+  status: VersionStatus;
 }
 
 /** A skill row, deleted ones included (they answer DELETED). */
@@ -35,16 +46,20 @@ export interface SkillFacts {
   /** The owner of a personal skill; null for group and public skills. */
   ownerUserId: number | null;
   deleted: boolean;
-  latest: VersionFacts;
-  /** Versions by number: at least the latest and every version pinned by a loaded ref. */
+  /** The newest active or deprecated version; null when every version is yanked or revoked. */
+  latest: VersionFacts | null;
+  /** Versions by number: at least the latest, every tagged one and every version pinned by a loaded ref. */
   versions: Record<number, VersionFacts>;
+  /** The skill's tags: version by tag name. */
+  tags: Record<string, number>;
 }
 
-/** A stored ghost ref: a skill id, pinned to `version` when `pinned`. */
+/** A stored ghost ref: a skill id, pinned to `version` when `pinned`, or following `tag`. */
 export interface StoredRef {
   skill_id: number;
   version?: number;
   pinned?: boolean;
+  tag?: string;
 }
 
 /** An explicit selection: exactly one scope, no fallback to another. */
@@ -52,8 +67,9 @@ export interface ExplicitSelection {
   name: string;
   namespace: string;
   is_public: boolean;
-  /** Subscriptions may pin a version. */
+  /** Subscriptions may pin a version, or follow a tag (never both). */
   version?: number;
+  tag?: string;
   /** Stored data that names a skill but cannot select one (a bad shape): resolves to NOT_FOUND. */
   malformed?: true;
 }
@@ -100,6 +116,9 @@ export interface SkillRef {
   version: number;
   content_hash: string;
   pinned: boolean;
+  /** The tag the ref followed, null when it followed none. */
+  tag: string | null;
+  status: VersionStatus;
   /** The policy of that version (docs/packages.md#tool-policy-fields), so part of the fingerprint. */
   allowed_tools: string[] | null;
   requires: Requires;

@@ -148,7 +148,7 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     const owner = identity(facts.subscription.ownerUserId);
     decideAbove(
       'subscription',
-      facts.subscription.skillRefs.map((s) => explicit(owner, s, s.version)),
+      facts.subscription.skillRefs.map((s) => explicit(owner, s, s.version, s.tag)),
     );
   }
   const taskSelections = parseTaskSelections(facts.labels);
@@ -205,12 +205,12 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     }
   }
 
-  function explicit(actor: Identity, selection: ExplicitSelection, version?: number): Entry {
+  function explicit(actor: Identity, selection: ExplicitSelection, version?: number, tag?: string): Entry {
     const { name, namespace: selectionNamespace, is_public, malformed } = selection;
     return {
       name,
       resolve: () =>
-        resolveExplicit(catalog(), actor, { name, namespace: selectionNamespace, is_public, version, malformed }),
+        resolveExplicit(catalog(), actor, { name, namespace: selectionNamespace, is_public, version, tag, malformed }),
     };
   }
 

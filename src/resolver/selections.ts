@@ -26,17 +26,23 @@ function isName(value: unknown): value is string {
 }
 
 /**
- * A stored `{name, namespace, is_public, version?}`; `version` only when `keepVersion` (tasks never
- * pin). Undefined when the entry names nothing; malformed when it names something it cannot select.
+ * A stored `{name, namespace, is_public, version?, tag?}`; `version` and `tag` only when
+ * `keepVersion` (tasks never pin nor follow tags). Undefined when the entry names nothing; malformed when it names something it cannot select.
  */
 export function storedSelection(value: unknown, keepVersion = false): ExplicitSelection | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { name, namespace, is_public, version } = value as Record<string, unknown>;
+  const { name, namespace, is_public, version, tag } = value as Record<string, unknown>;
   if (!isName(name)) return undefined;
   if (!isSkillName(name) || !isNamespaceName(namespace) || typeof is_public !== 'boolean') {
     return { name, namespace: typeof namespace === 'string' ? namespace : '', is_public: false, malformed: true };
   }
-  if (!keepVersion || version === undefined) return { name, namespace, is_public };
+  if (!keepVersion || (version === undefined && tag === undefined)) return { name, namespace, is_public };
+  // A subscription pins a version or follows a tag (docs/resolution.md#version-lifecycle).
+  if (tag !== undefined) {
+    return typeof tag === 'string' && version === undefined
+      ? { name, namespace, is_public, tag }
+      : { name, namespace, is_public, malformed: true };
+  }
   return isRowNumber(version)
     ? { name, namespace, is_public, version }
     : { name, namespace, is_public, malformed: true };

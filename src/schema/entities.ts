@@ -12,6 +12,7 @@ import { GroupEntity } from '../groups/group.entity';
 import { SkillBindingEntity } from '../skill-bindings/skill-binding.entity';
 import { SkillSearchEntity } from '../skills/search/skill-search.entity';
 import { SkillBlobEntity } from '../skills/skill-blob.entity';
+import { SkillTagEntity } from '../skills/skill-tag.entity';
 import { SkillVersionEntity } from '../skills/skill-version.entity';
 import { SkillEntity } from '../skills/skill.entity';
 import { ApiKeyEntity } from '../users/api-key.entity';
@@ -24,6 +25,7 @@ export const ENTITIES = [
   GroupMemberEntity,
   SkillEntity,
   SkillVersionEntity,
+  SkillTagEntity,
   SkillBlobEntity,
   SkillSearchEntity,
   GhostEntity,

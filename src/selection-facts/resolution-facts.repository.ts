@@ -19,7 +19,9 @@ import {
   SkillFacts,
   StoredRef,
   storedSelections,
+  latestFollowable,
   VersionFacts,
+  type VersionStatus,
 } from '../resolver';
 import type { Requires } from '../policy';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
@@ -101,6 +103,14 @@ export function versionKey(skillId: number, version: number): string {
   return `${skillId}:${version}`;
 }
 
+interface VersionRow {
+  version: number;
+  content_hash: string;
+  allowed_tools: string[] | null;
+  requires: Requires;
+  status: VersionStatus;
+}
+
 interface SkillRow {
   id: number;
   name: string;
@@ -108,12 +118,9 @@ interface SkillRow {
   is_public: boolean;
   owner_user_id: number | null;
   deleted: boolean;
-  latest_version: number;
-  latest_hash: string;
-  latest_allowed_tools: string[] | null;
-  latest_requires: Requires;
-  /** Pinned versions asked for, when any were. */
-  pinned: Array<{ version: number; content_hash: string; allowed_tools: string[] | null; requires: Requires }> | null;
+  /** From the newest active-or-deprecated version up, plus the pinned and tagged ones. */
+  versions: VersionRow[] | null;
+  tags: Record<string, number> | null;
 }
 
 const USERS_JSON = `
@@ -254,7 +261,7 @@ export class ResolutionFactsRepository {
     );
   }
 
-  /** Every skill (deleted ones too) that the reach names, with its latest and pinned versions. */
+  /** Every skill (deleted ones too) that the reach names, with its latest, tagged and pinned versions. */
   async loadCatalog(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillCatalog> {
     return new SkillCatalog(await this.loadSkills(reach, manager));
   }
@@ -313,6 +320,7 @@ function storedRefs(value: unknown): Record<string, StoredRef> {
       const stored: StoredRef = { skill_id: isRowNumber(ref.skill_id) ? ref.skill_id : 0 };
       if (isRowNumber(ref.version)) stored.version = ref.version;
       if (typeof ref.pinned === 'boolean') stored.pinned = ref.pinned;
+      if (typeof ref.tag === 'string') stored.tag = ref.tag;
       return [name, stored];
     }),
   );
@@ -355,19 +363,14 @@ function toIdentities(users: TaskRow['users']): Record<number, Identity> {
 }
 
 function toSkillFacts(row: SkillRow): SkillFacts {
-  const latest: VersionFacts = {
-    version: row.latest_version,
-    contentHash: row.latest_hash,
-    allowedTools: row.latest_allowed_tools,
-    requires: requiresOf(row.latest_requires),
-  };
-  const versions: Record<number, VersionFacts> = { [latest.version]: latest };
-  for (const v of row.pinned ?? []) {
+  const versions: Record<number, VersionFacts> = {};
+  for (const v of row.versions ?? []) {
     versions[v.version] = {
       version: v.version,
       contentHash: v.content_hash,
       allowedTools: v.allowed_tools,
       requires: requiresOf(v.requires),
+      status: v.status,
     };
   }
   return {
@@ -378,8 +381,10 @@ function toSkillFacts(row: SkillRow): SkillFacts {
     // Only a personal skill has an owner in the resolver's sense; a group skill's creator is not one.
     ownerUserId: row.namespace === DEFAULT_NAMESPACE && !row.is_public ? row.owner_user_id : null,
     deleted: row.deleted,
-    latest,
+    latest: latestFollowable(Object.values(versions)) ?? null,
     versions,
+    // fromEntries: own properties whatever the tag (tag names are checked on write anyway).
+    tags: Object.fromEntries(Object.entries(row.tags ?? {})),
   };
 }
 

@@ -3,7 +3,7 @@ import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTa
 import type { Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ApiErrors } from '../common/errors/error-response.dto';
+import { ApiErrors, VERSION_GONE } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { ApiPathOperations } from '../common/openapi/api-path-operations.decorator';
 import { IdPipe } from '../common/http/id.pipe';
@@ -44,10 +44,14 @@ export class SkillDownloadsController {
   })
   @ApiNotModifiedResponse({ description: 'The content hash matches If-None-Match' })
   @ApiIfNoneMatch()
-  @ApiErrors('VALIDATION_FAILED', {
-    code: 'NOT_FOUND',
-    when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set or another task',
-  })
+  @ApiErrors(
+    'VALIDATION_FAILED',
+    {
+      code: 'NOT_FOUND',
+      when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set or another task',
+    },
+    VERSION_GONE,
+  )
   async download(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,

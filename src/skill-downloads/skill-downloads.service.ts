@@ -20,6 +20,8 @@ interface ReadTarget {
   skill: SkillEntity;
   version: number;
   immutable: boolean;
+  /** Admins still read a revoked version's bytes. */
+  admin: boolean;
 }
 
 export interface WegentSkill {
@@ -60,13 +62,13 @@ export class SkillDownloadsService {
     if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
     if (taskId !== undefined && !tokenReadsTask(principal, taskId)) throw DomainError.notFound(TASK_NOT_FOUND);
     const target = await this.tokenTarget(principal, skillId, version);
-    return this.reads.downloadReadable(target.skill, target.version, ifNoneMatch, target.immutable);
+    return this.reads.downloadReadable(target.skill, target.version, ifNoneMatch, target.immutable, target.admin);
   }
 
   /** The manifest with SKILL.md, for users and for task tokens (their resolved set only). */
   async manifest(principal: Principal, skillId: number, version: number | undefined): Promise<ManifestDto> {
     const target = await this.target(principal, skillId, version);
-    return this.reads.manifestReadable(target.skill, target.version);
+    return this.reads.manifestReadable(target.skill, target.version, target.admin);
   }
 
   /** One file of a version (docs/api.md#single-files), with the same access as the manifest. */
@@ -78,7 +80,7 @@ export class SkillDownloadsService {
     ifNoneMatch?: string,
   ): Promise<SkillFile> {
     const target = await this.target(principal, skillId, version);
-    return this.files.open(target.skill, target.version, path, ifNoneMatch, target.immutable);
+    return this.files.open(target.skill, target.version, path, ifNoneMatch, target.immutable, target.admin);
   }
 
   /** One file's bytes (no conditional request), and the version they were read from. */
@@ -89,7 +91,7 @@ export class SkillDownloadsService {
     version: number | undefined,
   ): Promise<Extract<SkillFile, { notModified: false }> & { version: number }> {
     const target = await this.target(principal, skillId, version);
-    const file = await this.files.open(target.skill, target.version, path, undefined, target.immutable);
+    const file = await this.files.open(target.skill, target.version, path, undefined, target.immutable, target.admin);
     if (file.notModified) throw new Error('a file read without If-None-Match answered 304');
     return { ...file, version: target.version };
   }
@@ -102,7 +104,12 @@ export class SkillDownloadsService {
   private async target(principal: Principal, skillId: number, version: number | undefined): Promise<ReadTarget> {
     if (principal.kind === 'task_token') return this.tokenTarget(principal, skillId, version);
     const skill = await this.readers.readable(principal, await this.skills.findById(skillId));
-    return { skill, version: version ?? skill.latestVersion, immutable: version !== undefined };
+    return {
+      skill,
+      version: version ?? (await this.skills.latestVersionOf(skill)),
+      immutable: version !== undefined,
+      admin: principal.isAdmin,
+    };
   }
 
   private async tokenTarget(
@@ -113,7 +120,7 @@ export class SkillDownloadsService {
     const ref = tokenSkillRef(await this.resolution.resolve(principal, principal.taskId), skillId, version);
     const skill = ref ? await this.skills.findById(skillId) : null;
     if (!ref || !skill) throw DomainError.notFound(SKILL_NOT_FOUND);
-    return { skill, version: ref.version, immutable: version !== undefined };
+    return { skill, version: ref.version, immutable: version !== undefined, admin: false };
   }
 
   /** With a task (a token's by default): what `name` resolves to for it; else a name lookup as the caller. */

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { ApiErrors } from '../common/errors/error-response.dto';
+import { ApiErrors, VERSION_GONE } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
@@ -39,10 +39,14 @@ export class SkillFilesController {
     summary: 'The files, frontmatter and SKILL.md text of a version (task tokens: their resolved set)',
   })
   @ApiOkResponse({ type: ManifestDto })
-  @ApiErrors('VALIDATION_FAILED', {
-    code: 'NOT_FOUND',
-    when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set',
-  })
+  @ApiErrors(
+    'VALIDATION_FAILED',
+    {
+      code: 'NOT_FOUND',
+      when: 'no such skill or version, one the caller may not read, or (a token) outside its resolved set',
+    },
+    VERSION_GONE,
+  )
   manifest(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,
@@ -73,10 +77,14 @@ export class SkillFilesController {
   })
   @ApiNotModifiedResponse({ description: 'The sha256 matches If-None-Match' })
   @ApiIfNoneMatch()
-  @ApiErrors('VALIDATION_FAILED', {
-    code: 'NOT_FOUND',
-    when: 'no such skill, version or path (compared byte for byte), one the caller may not read, or (a token) outside its resolved set',
-  })
+  @ApiErrors(
+    'VALIDATION_FAILED',
+    {
+      code: 'NOT_FOUND',
+      when: 'no such skill, version or path (compared byte for byte), one the caller may not read, or (a token) outside its resolved set',
+    },
+    VERSION_GONE,
+  )
   async file(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdPipe) id: number,

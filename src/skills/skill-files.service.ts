@@ -9,6 +9,7 @@ import { FileType, fileType } from './file-content-type';
 import { findStoredEntry, openStoredEntry, ReadAt, StoredZipError } from '../package/zip-random-access';
 import { SkillEntity } from './skill.entity';
 import { SkillsRepository } from './skills.repository';
+import { requireBytes } from './skills-read.service';
 
 export type SkillFile =
   | { notModified: true; etag: string; immutable: boolean }
@@ -31,9 +32,11 @@ export class SkillFilesService {
     path: string,
     ifNoneMatch: string | undefined,
     immutable: boolean,
+    admin = false,
   ): Promise<SkillFile> {
     const v = await this.skills.findVersion(skill.id, version);
     if (!v) throw DomainError.notFound('Version not found');
+    requireBytes(skill, v, admin);
     const file = v.manifest.find((f) => f.path === path);
     if (!file) throw DomainError.notFound(FILE_NOT_FOUND);
     const etag = `sha256:${file.sha256}`;

@@ -1,12 +1,17 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
 import type { ManifestFile } from '../package/inspect-package';
+import type { VersionStatus } from '../resolver';
 
-/** One immutable version of a skill: numbered from 1, never changed once written. */
+/**
+ * One version of a skill: numbered from 1, its files never changed once written. Only its
+ * lifecycle status moves (docs/resolution.md#version-lifecycle).
+ */
 @Entity('skill_versions')
+@Check('skill_versions_status_check', `"status" IN ('active', 'deprecated', 'yanked', 'revoked')`)
 @Index('skill_versions_content_hash_idx', ['contentHash'])
 export class SkillVersionEntity {
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'skill_versions_pkey' })
@@ -64,4 +69,16 @@ export class SkillVersionEntity {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
+
+  /** `active`, `deprecated`, `yanked` or `revoked` (final). */
+  @Column({ type: 'text', default: 'active' })
+  status: VersionStatus;
+
+  /** Why the status was set, at most 500 characters. */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  statusMessage: string | null;
+
+  /** When the status last changed; null while it never has. */
+  @Column({ type: 'timestamptz', nullable: true })
+  statusChangedAt: Date | null;
 }

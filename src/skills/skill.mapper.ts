@@ -11,10 +11,13 @@ export function toVersionDto(v: SkillVersionEntity): VersionDto {
     file_count: v.fileCount,
     ...policyOf(v),
     created_at: v.createdAt.toISOString(),
+    status: v.status,
+    status_message: v.statusMessage,
+    status_changed_at: v.statusChangedAt?.toISOString() ?? null,
   };
 }
 
-export function toSkillDto(skill: SkillEntity, latest: SkillVersionEntity): SkillDto {
+export function toSkillDto(skill: SkillEntity, latest: SkillVersionEntity, tags: Record<string, number>): SkillDto {
   return {
     id: skill.id,
     name: skill.name,
@@ -23,6 +26,7 @@ export function toSkillDto(skill: SkillEntity, latest: SkillVersionEntity): Skil
     owner_user_id: skill.ownerUserId,
     description: skill.description,
     latest_version: toVersionDto(latest),
+    tags: { ...tags },
     created_at: skill.createdAt.toISOString(),
     updated_at: skill.updatedAt.toISOString(),
   };

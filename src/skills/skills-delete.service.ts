@@ -59,7 +59,13 @@ export class SkillsDeleteService {
 
 function factsOf(skill: SkillEntity): SkillFacts {
   // Only the scope matters for finding referrers: no version detail is read.
-  const latest = { version: skill.latestVersion, contentHash: '', allowedTools: null, requires: { bins: [], env: [] } };
+  const latest = {
+    version: skill.latestVersion,
+    contentHash: '',
+    allowedTools: null,
+    requires: { bins: [], env: [] },
+    status: 'active' as const,
+  };
   return {
     id: skill.id,
     name: skill.name,
@@ -69,5 +75,6 @@ function factsOf(skill: SkillEntity): SkillFacts {
     deleted: skill.deletedAt !== null,
     latest,
     versions: { [latest.version]: latest },
+    tags: {},
   };
 }

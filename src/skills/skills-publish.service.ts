@@ -56,7 +56,7 @@ export class SkillsPublishService {
         { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
         newVersion(inspection, caller.userId),
       );
-      return { ...toSkillDto(created.skill, created.latest), warnings: inspection.warnings };
+      return { ...toSkillDto(created.skill, created.latest, created.tags), warnings: inspection.warnings };
     } catch (err) {
       if (/^skills_\w+_name_key$/.test(violatedUnique(err) ?? '')) {
         throw new DomainError('SKILL_EXISTS', `A skill named ${inspection.name} already exists in this scope`);
@@ -79,7 +79,7 @@ export class SkillsPublishService {
     const result = await this.skills.addVersion(skill.id, newVersion(inspection, caller.userId));
     return {
       created: result.created,
-      skill: { ...toSkillDto(result.skill, result.latest), warnings: inspection.warnings },
+      skill: { ...toSkillDto(result.skill, result.latest, result.tags), warnings: inspection.warnings },
     };
   }
 

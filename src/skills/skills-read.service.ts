@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor } from '../access';
+import { bytesGone } from '../resolver';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
@@ -13,6 +14,11 @@ import { toManifestDto, toSkillDto, toVersionDto } from './skill.mapper';
 import { SkillsRepository } from './skills.repository';
 
 const VERSION_NOT_FOUND = 'Version not found';
+
+/** The bytes of a revoked version are gone for everyone but admins (docs/resolution.md#version-lifecycle). */
+export function requireBytes(skill: SkillEntity, v: SkillVersionEntity, admin: boolean): void {
+  if (bytesGone(v.status, admin)) throw DomainError.versionGone(`Version ${v.version} of ${skill.name} is revoked`);
+}
 
 export type SkillDownload =
   | { notModified: true; contentHash: string }
@@ -41,14 +47,14 @@ export class SkillsReadService {
     return toPage(
       rows.map((r) => ({ ...r, id: r.skill.id })),
       limit,
-      (r) => toSkillDto(r.skill, r.latest),
+      (r) => toSkillDto(r.skill, r.latest, r.tags),
     );
   }
 
   async get(caller: Actor, id: number): Promise<SkillDto> {
-    const skill = await this.readers.readable(caller, await this.skills.findById(id));
-    const latest = await this.version(skill, skill.latestVersion);
-    return toSkillDto(skill, latest);
+    const found = await this.skills.findWithLatest(id);
+    const skill = await this.readers.readable(caller, found?.skill ?? null);
+    return toSkillDto(skill, found!.latest, found!.tags);
   }
 
   async versions(
@@ -68,20 +74,24 @@ export class SkillsReadService {
 
   async manifest(caller: Actor, id: number, version?: number): Promise<ManifestDto> {
     const skill = await this.readers.readable(caller, await this.skills.findById(id));
-    return this.manifestReadable(skill, version ?? skill.latestVersion);
+    return this.manifestReadable(skill, version ?? (await this.skills.latestVersionOf(skill)), caller.isAdmin);
   }
 
-  /** For callers whose access was decided elsewhere (task tokens); with the SKILL.md text. */
-  async manifestReadable(skill: SkillEntity, version: number): Promise<ManifestDto> {
+  /**
+   * For callers whose access was decided elsewhere (task tokens); with the SKILL.md text. A revoked
+   * version is gone (410) but to admins.
+   */
+  async manifestReadable(skill: SkillEntity, version: number, admin = false): Promise<ManifestDto> {
     const v = await this.skills.findVersionWithSkillMd(skill.id, version);
     if (!v) throw DomainError.notFound(VERSION_NOT_FOUND);
+    requireBytes(skill, v, admin);
     return toManifestDto(skill, v);
   }
 
   /** The bytes of a version (the latest by default); 304 from the version row alone. */
   async download(caller: Actor, id: number, version: number | undefined, ifNoneMatch?: string): Promise<SkillDownload> {
     const skill = await this.readers.readable(caller, await this.skills.findById(id));
-    return this.downloadReadable(skill, version, ifNoneMatch);
+    return this.downloadReadable(skill, version, ifNoneMatch, version !== undefined, caller.isAdmin);
   }
 
   /** For callers whose access was decided elsewhere (task tokens); `immutable` when a version was asked for. */
@@ -90,8 +100,10 @@ export class SkillsReadService {
     version: number | undefined,
     ifNoneMatch?: string,
     immutable = version !== undefined,
+    admin = false,
   ): Promise<SkillDownload> {
-    const v = await this.version(skill, version ?? skill.latestVersion);
+    const v = await this.version(skill, version ?? (await this.skills.latestVersionOf(skill)));
+    requireBytes(skill, v, admin);
     if (ifNoneMatchHits(ifNoneMatch, v.contentHash)) return { notModified: true, contentHash: v.contentHash };
     const data = await this.skills.readBlob(v.contentHash);
     if (!data) throw new DomainError('INTERNAL', `The bytes of ${skill.name} v${v.version} are missing`);

@@ -5,6 +5,9 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PackageInspector, UploadSlotInterceptor } from './package-inspector.service';
 import { SkillFilesService } from './skill-files.service';
+import { SkillLifecycleController } from './skill-lifecycle.controller';
+import { SkillLifecycleRepository } from './skill-lifecycle.repository';
+import { SkillLifecycleService } from './skill-lifecycle.service';
 import { SkillReaders } from './skill-readers';
 import { SkillSearchRepository } from './search/skill-search.repository';
 import { SkillReferrersRepository } from './skill-referrers.repository';
@@ -26,7 +29,7 @@ import { SkillsRepository } from './skills.repository';
       }),
     }),
   ],
-  controllers: [SkillsController],
+  controllers: [SkillsController, SkillLifecycleController],
   providers: [
     PackageInspector,
     UploadSlotInterceptor,
@@ -39,6 +42,8 @@ import { SkillsRepository } from './skills.repository';
     SkillSearchRepository,
     SkillsSearchService,
     SkillFilesService,
+    SkillLifecycleRepository,
+    SkillLifecycleService,
   ],
   exports: [SkillsRepository, SkillReaders, SkillsReadService, SkillsSearchService, SkillFilesService],
 })

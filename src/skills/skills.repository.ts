@@ -14,6 +14,22 @@ import type { ManifestFile } from '../package/inspect-package';
 export interface SkillWithLatest {
   skill: SkillEntity;
   latest: SkillVersionEntity;
+  /** The version each tag points at. */
+  tags: Record<string, number>;
+}
+
+/**
+ * The number of the newest active or deprecated version of skill `alias` (lifecycle.isFollowable),
+ * null when there is none: what search and MCP listings show (docs/resolution.md#version-lifecycle).
+ */
+export function latestFollowableSql(alias: string): string {
+  return `(SELECT max(f.version) FROM skill_versions f
+            WHERE f.skill_id = ${alias}.id AND f.status IN ('active', 'deprecated'))`;
+}
+
+/** The same, else the newest version: what a skill's answers show as latest and reads default to. */
+export function latestVersionSql(alias: string): string {
+  return `COALESCE(${latestFollowableSql(alias)}, ${alias}.latest_version)`;
 }
 
 export interface NewVersion {
@@ -152,7 +168,7 @@ export class SkillsRepository {
         namespace: saved.namespace,
         details: { name: saved.name, is_public: saved.isPublic, ...versionDetails(latest) },
       });
-      return { skill: saved, latest };
+      return { skill: saved, latest, tags: {} };
     });
   }
 
@@ -165,7 +181,10 @@ export class SkillsRepository {
       const skill = await tx.findOne(SkillEntity, { where: { id: skillId }, lock: { mode: 'pessimistic_write' } });
       if (!skill || skill.deletedAt) throw DomainError.notFound('Skill not found');
       const current = await tx.findOneByOrFail(SkillVersionEntity, { skillId, version: skill.latestVersion });
-      if (current.revision === version.revision) return { skill, latest: current, created: false };
+      if (current.revision === version.revision) {
+        const [unchanged] = await this.withLatest([skill], tx);
+        return { ...unchanged, created: false };
+      }
       const latest = await this.insertVersion(tx, skillId, skill.latestVersion + 1, version);
       await tx.update(
         SkillEntity,
@@ -186,7 +205,12 @@ export class SkillsRepository {
         namespace: skill.namespace,
         details: { name: skill.name, ...versionDetails(latest) },
       });
-      return { skill: updated, latest, created: true };
+      return {
+        skill: updated,
+        latest,
+        tags: await this.tagsOf([skillId], tx).then((t) => t.get(skillId) ?? {}),
+        created: true,
+      };
     });
   }
 
@@ -241,9 +265,41 @@ export class SkillsRepository {
     );
   }
 
-  private async withLatest(skills: SkillEntity[]): Promise<SkillWithLatest[]> {
+  /** The version reads default to: the newest active or deprecated one, else the newest (latestVersionSql). */
+  async latestVersionOf(skill: SkillEntity): Promise<number> {
+    const rows: Array<{ version: number }> = await this.db.query(
+      `SELECT ${latestVersionSql('s')} AS version FROM skills s WHERE s.id = $1`,
+      [skill.id],
+    );
+    return rows[0]?.version ?? skill.latestVersion;
+  }
+
+  /** The tags of each skill: version by tag name. */
+  async tagsOf(
+    skillIds: number[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<Map<number, Record<string, number>>> {
+    const rows: Array<{ skill_id: number; tag: string; version: number }> = await manager.query(
+      'SELECT skill_id, tag, version FROM skill_tags WHERE skill_id = ANY($1) ORDER BY skill_id, tag',
+      [skillIds],
+    );
+    const tags = new Map<number, Record<string, number>>();
+    for (const row of rows) {
+      const of = tags.get(row.skill_id) ?? {};
+      of[row.tag] = row.version;
+      tags.set(row.skill_id, of);
+    }
+    return tags;
+  }
+
+  private async withLatest(
+    skills: SkillEntity[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<SkillWithLatest[]> {
     if (skills.length === 0) return [];
-    const versions = await this.db.manager
+    const ids = skills.map((s) => s.id);
+    const tags = await this.tagsOf(ids, manager);
+    const versions = await manager
       .createQueryBuilder(SkillVersionEntity, 'v')
       .select([
         'v.skillId',
@@ -255,13 +311,19 @@ export class SkillsRepository {
         'v.allowedTools',
         'v.requires',
         'v.createdAt',
+        'v.status',
+        'v.statusMessage',
+        'v.statusChangedAt',
       ])
-      .where('(v.skill_id, v.version) IN (SELECT id, latest_version FROM skills WHERE id = ANY(:ids))', {
-        ids: skills.map((s) => s.id),
-      })
+      .where(
+        `(v.skill_id, v.version) IN (SELECT s.id, ${latestVersionSql('s')} FROM skills s WHERE s.id = ANY(:ids))`,
+        {
+          ids,
+        },
+      )
       .getMany();
     const byId = new Map(versions.map((v) => [v.skillId, v]));
-    return skills.map((skill) => ({ skill, latest: byId.get(skill.id)! }));
+    return skills.map((skill) => ({ skill, latest: byId.get(skill.id)!, tags: tags.get(skill.id) ?? {} }));
   }
 }
 

@@ -18,6 +18,8 @@ const latestRef = (skill: Published, namespace: string, isPublic = false) => ({
   version: skill.latest_version.version,
   content_hash: skill.latest_version.content_hash,
   pinned: false,
+  tag: null,
+  status: 'active',
 });
 
 /** The writable part of a ghost as read: what a client sends back in a read-modify-write. */

@@ -145,6 +145,11 @@ describe('input hygiene on every route (docs/limits.md#hostile-input)', () => {
       tasks: task.body.id,
       // The single-file route's path: a file every package has.
       path: 'SKILL.md',
+      // The skill's first version, and a tag name (docs/resolution.md#version-lifecycle).
+      version: 1,
+      tag: 'stable',
+      // Skill bindings name the bound skill by id.
+      skillId: skill.id,
     };
   });
   afterAll(async () => {

@@ -380,6 +380,24 @@ describe('MCP endpoint (docs/mcp.md#endpoint)', () => {
       );
     });
 
+    it('read_skill_file and get_skill_manifest answer VERSION_REVOKED for a revoked version, but to admins', async () => {
+      const skill = await s.skill(alice, 'revoked-reads', 'default', 'one');
+      await s.newVersion(alice, skill.id, 'revoked-reads', 'two');
+      const revoked = await t.http
+        .patch(`/api/skills/${skill.id}/versions/1`)
+        .set(as(alice.key))
+        .send({ status: 'revoked' });
+      expect(revoked.status).toBe(200);
+      const file = { skill_id: skill.id, path: 'SKILL.md', version: 1 };
+      toolError(await call(alice.key, 'read_skill_file', file), 'VERSION_REVOKED');
+      toolError(await call(alice.key, 'get_skill_manifest', { skill_id: skill.id, version: 1 }), 'VERSION_REVOKED');
+      expect((await call(ADMIN_KEY, 'read_skill_file', file)).isError).toBeFalsy();
+      // The latest version reads as before.
+      expect(structured(await call(alice.key, 'read_skill_file', { skill_id: skill.id, path: 'SKILL.md' }))).toEqual(
+        expect.objectContaining({ version: 2 }),
+      );
+    });
+
     it('read_skill_file answers NOT_FOUND outside what the caller may read', async () => {
       toolError(await call(alice.key, 'read_skill_file', { skill_id: bobsSkill.id, path: 'SKILL.md' }), 'NOT_FOUND');
       toolError(await call(token, 'read_skill_file', { skill_id: bobsSkill.id, path: 'SKILL.md' }), 'NOT_FOUND');

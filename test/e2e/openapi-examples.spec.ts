@@ -28,6 +28,8 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   { op: 'getSkill' },
   { op: 'listSkillVersions' },
   { op: 'createSkillVersion' },
+  { op: 'putSkillTag' },
+  { op: 'listSkillTags' },
   { op: 'getSkillManifest' },
   { op: 'getSkillFile' },
   { op: 'downloadSkill' },
@@ -81,6 +83,8 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   { op: 'deleteTeam' },
   { op: 'deleteBot' },
   { op: 'deleteGhost' },
+  { op: 'updateSkillVersionStatus' },
+  { op: 'deleteSkillTag' },
   {
     op: 'deleteSkill',
     expect: { status: 409, code: 'SKILL_REFERENCED', why: 'the second ghost, subscription and task still name it' },

@@ -79,6 +79,10 @@ const PINNED_OPERATIONS = [
   'POST /api/skills/validate validateSkillPackage skills',
   'GET /api/skills/{id} getSkill skills',
   'DELETE /api/skills/{id} deleteSkill skills',
+  'PATCH /api/skills/{id}/versions/{version} updateSkillVersionStatus skills',
+  'GET /api/skills/{id}/tags listSkillTags skills',
+  'PUT /api/skills/{id}/tags/{tag} putSkillTag skills',
+  'DELETE /api/skills/{id}/tags/{tag} deleteSkillTag skills',
   'POST /api/skills/{id}/versions createSkillVersion skills',
   'GET /api/skills/{id}/versions listSkillVersions skills',
   'GET /api/skills/{id}/manifest getSkillManifest skills',
@@ -475,7 +479,10 @@ describe('the OpenAPI document', () => {
         const examples = Object.values<Json>(content?.examples ?? {}).map((e) => deref(doc, e).value);
         if (examples.length === 0) wrong.push(`${at}: no example`);
         for (const example of examples.filter((e) => e.code !== undefined || e.jsonrpc === undefined)) {
-          if (ERROR_STATUS[example.code as keyof typeof ERROR_STATUS] !== status || example.statusCode !== status) {
+          // VERSION_REVOKED is 409 on a status change and 410 on the bytes of a revoked version.
+          const usual = ERROR_STATUS[example.code as keyof typeof ERROR_STATUS];
+          const expected = example.code === 'VERSION_REVOKED' && status === 410 ? 410 : usual;
+          if (expected !== status || example.statusCode !== status) {
             wrong.push(`${at}: example ${example.code} answers ${example.statusCode}`);
           }
           if (!example.requestId || !example.error || !example.message)
@@ -502,7 +509,11 @@ describe('the OpenAPI document', () => {
     };
     for (const { method, path, op } of operations(doc)) {
       for (const p of (op.parameters as Json[] | undefined) ?? []) {
-        if ((p.in === 'path' && p.name !== 'path') || (p.in === 'query' && /(^|_)id$/.test(p.name))) {
+        // `path` (a file's) and `tag` (a tag name) are the only path parameters that are not ids.
+        if (
+          (p.in === 'path' && p.name !== 'path' && p.name !== 'tag') ||
+          (p.in === 'query' && /(^|_)id$/.test(p.name))
+        ) {
           check(`${method.toUpperCase()} ${path} ${p.in} ${p.name}`, p.schema);
         }
       }
@@ -593,7 +604,9 @@ describe('the OpenAPI document', () => {
       path
         .replace(/^\/api\/([a-z-]+)\/\{id\}/, (_, collection: string) => `/api/${collection}/${created[collection]}`)
         .replace('{userId}', String(created.users))
-        .replace('{skillId}', String(bindable.id));
+        .replace('{skillId}', String(bindable.id))
+        .replace('{version}', '1')
+        .replace('{tag}', 'stable');
 
     const sent: Array<{ op: string; example: string; status: number; body: unknown }> = [];
     for (const { method, path, op } of operations(doc)) {

@@ -63,6 +63,28 @@ onServer('caches across replicas', () => {
     expect(waited).toBeLessThan(5_000);
   });
 
+  it("a tag moved or a version yanked through one replica ends the other's 304s", async () => {
+    const skill = await s.skill(alice, 'tagged-shared', 'default', 'one');
+    await s.newVersion(alice, skill.id, 'tagged-shared', 'two');
+    await s.put(alice, `/api/skills/${skill.id}/tags/stable`, { version: 1 });
+    const { team } = await s.teamWithGhost(alice, 'tag-replicated', ['tagged-shared'], [], 'default', {
+      'tagged-shared': { skill_id: skill.id, tag: 'stable' },
+    });
+    const task = await s.task(alice, { team_id: team.id });
+    const fresh = async (etag: string) =>
+      (await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key)).set('If-None-Match', etag)).status === 200;
+    for (const change of [
+      () => httpB.put(`/api/skills/${skill.id}/tags/stable`).set(as(alice.key)).send({ version: 2 }),
+      () => httpB.patch(`/api/skills/${skill.id}/versions/2`).set(as(alice.key)).send({ status: 'deprecated' }),
+    ]) {
+      await a.heard();
+      const etag = (await a.http.get(`/api/tasks/${task.id}/skills`).set(as(alice.key))).headers.etag;
+      expect(await fresh(etag)).toBe(false);
+      expect((await change()).status).toBe(200);
+      expect(await eventually(() => fresh(etag))).toBeLessThan(5_000);
+    }
+  });
+
   it("a ghost changed through one replica, or by hand, drops only the other's answers that read it", async () => {
     await s.skill(alice, 'ghostly-a');
     await s.skill(alice, 'ghostly-b');

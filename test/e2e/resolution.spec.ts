@@ -9,6 +9,8 @@ type Ref = {
   version: number;
   content_hash: string;
   pinned: boolean;
+  tag: string | null;
+  status: string;
   allowed_tools: string[] | null;
   requires: { bins: string[]; env: string[] };
 };
@@ -27,6 +29,8 @@ function refOf(skill: {
     version: skill.latest_version.version,
     content_hash: skill.latest_version.content_hash,
     pinned: false,
+    tag: null,
+    status: 'active',
     allowed_tools: skill.latest_version.allowed_tools,
     requires: skill.latest_version.requires,
   };

@@ -184,7 +184,7 @@ describe('tool policy (docs/tool-policy.md)', () => {
       );
       // Ghost answers show stored refs as they read now, without the policy (a ghost is a selection).
       expect(Object.keys(ghost.skill_refs.reader).sort()).toEqual(
-        ['content_hash', 'is_public', 'namespace', 'pinned', 'skill_id', 'version'].sort(),
+        ['content_hash', 'is_public', 'namespace', 'pinned', 'skill_id', 'status', 'tag', 'version'].sort(),
       );
       taskId = (await s.task(alice, { team_id: team.id })).id;
       otherTaskId = (await s.task(alice, { team_id: team.id })).id;
@@ -200,6 +200,8 @@ describe('tool policy (docs/tool-policy.md)', () => {
         version: 1,
         content_hash: skill.latest_version.content_hash,
         pinned: false,
+        tag: null,
+        status: 'active',
         ...policy,
       });
       const pyPolicy = { allowed_tools: ['Read', 'Bash(python *)'], requires: { bins: [], env: [] } };

@@ -243,6 +243,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
         version: 1,
         content_hash: skills[name].latest_version.content_hash,
         from: 'download',
+        status: 'active',
       })),
       unresolved: [],
       requests: 4,
@@ -280,6 +281,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
               version: 1,
               content_hash: skills[name].latest_version.content_hash,
               files: await manifest(name),
+              status: 'active',
             },
           ]),
         ),
@@ -1050,6 +1052,39 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       expect(tree(skillsDir)).toEqual(before);
       expect((await runCli(['verify', '--dir', skillsDir], env())).code).toBe(0);
     });
+  });
+
+  it('warns on stderr for each deprecated or yanked skill it materialises; --json carries the status', async () => {
+    await newSkill('delta', 'Deprecated later.');
+    await newVersion('delta', 'Deprecated later, v2.');
+    await newSkill('epsilon', 'Pinned, then yanked.');
+    const made = await s.teamWithGhost(alice, 'lifecycle', ['delta', 'epsilon', 'alpha'], [], 'default', {
+      epsilon: { skill_id: skills.epsilon.id, version: 1 },
+    });
+    const created = await s.task(alice, { team_id: made.team.id });
+    const tok = await mint(created.id);
+    const patch = (name: string, version: number, status: string) =>
+      s.t.http.patch(`/api/skills/${skills[name].id}/versions/${version}`).set(as(alice.key)).send({ status });
+    expect((await patch('delta', 2, 'deprecated')).status).toBe(200);
+    expect((await patch('epsilon', 1, 'yanked')).status).toBe(200);
+    const target = fresh('lifecycle');
+    const run = await sync(target, cache, [], created.id, tok);
+    expect(run.code).toBe(0);
+    expect(run.json.skills.map((x: any) => [x.name, x.version, x.status])).toEqual([
+      ['alpha', skills.alpha.latest_version.version, 'active'],
+      ['delta', 2, 'deprecated'],
+      ['epsilon', 1, 'yanked'],
+    ]);
+    const warnings = (stderr: string) => stderr.split('\n').filter((line) => / is (deprecated|yanked)$/.test(line));
+    expect(warnings(run.stderr)).toEqual([
+      'skill-resolver: warning: delta v2 is deprecated',
+      'skill-resolver: warning: epsilon v1 is yanked',
+    ]);
+    // Answered 304, the warnings and statuses come from the lock.
+    const again = await sync(target, cache, [], created.id, tok);
+    expect(again.json.requests).toBe(1);
+    expect(again.json.skills.map((x: any) => x.status)).toEqual(['active', 'deprecated', 'yanked']);
+    expect(warnings(again.stderr)).toEqual(warnings(run.stderr));
   });
 
   it('runs as `npx skill-resolver` from the repository, with nothing fetched', async () => {

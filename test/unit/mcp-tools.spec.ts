@@ -139,6 +139,8 @@ describe('MCP text renderings', () => {
     version,
     content_hash: `sha256:${skill_id}`,
     pinned,
+    tag: null,
+    status: 'active' as const,
     allowed_tools,
     requires: { bins: skill_id === 1 ? ['git'] : [], env: [] },
   });

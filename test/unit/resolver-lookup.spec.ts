@@ -122,6 +122,8 @@ describe('lookupByName (personal, else the namespace group for Reporter+, else p
         version: 2,
         content_hash: 'sha256:30-v2',
         pinned: false,
+        tag: null,
+        status: 'active',
         allowed_tools: null,
         requires: { bins: [], env: [] },
       },
@@ -167,6 +169,8 @@ describe('resolveExplicit (exactly one scope, no fallback)', () => {
       version: 1,
       content_hash: 'sha256:30-v1',
       pinned: true,
+      tag: null,
+      status: 'active',
       allowed_tools: ['Read', 'Bash(eslint *)'],
       requires: { bins: ['eslint'], env: [] },
     });

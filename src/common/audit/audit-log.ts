@@ -19,6 +19,7 @@ export const AUDIT_TARGET_TYPES = [
   'task',
   'execution_request',
   'skill_binding',
+  'skill_tag',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   SKILL_REFERENCED: 409,
   IN_USE: 409,
   LAST_OWNER: 409,
+  // docs/resolution.md#version-lifecycle; VERSION_REVOKED is 410 on the bytes of a revoked version.
+  VERSION_REVOKED: 409,
+  VERSION_YANKED: 409,
+  VERSION_TAGGED: 409,
   REQUEST_TIMEOUT: 408,
   PACKAGE_TOO_LARGE: 413,
   BODY_TOO_LARGE: 413,
@@ -34,6 +38,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string | string[],
     readonly details?: Record<string, unknown>,
+    /** The HTTP status when it is not the code's usual one (ERROR_STATUS). */
+    readonly status?: number,
   ) {
     super(Array.isArray(message) ? message.join('; ') : message);
     this.body = message;
@@ -45,6 +51,11 @@ export class DomainError extends Error {
 
   static forbidden(message = 'Forbidden'): DomainError {
     return new DomainError('FORBIDDEN', message);
+  }
+
+  /** The bytes of a revoked version: 410 VERSION_REVOKED (docs/resolution.md#version-lifecycle). */
+  static versionGone(message: string): DomainError {
+    return new DomainError('VERSION_REVOKED', message, undefined, 410);
   }
 
   static validation(messages: string[]): DomainError {

@@ -27,6 +27,8 @@ export type DocumentedCode = Exclude<ErrorCode, 'INTERNAL'>;
 
 interface ExampleAnswer {
   code: DocumentedCode;
+  /** When the code answers with another status than its usual one. */
+  status?: number;
   message: string | string[];
   details?: Record<string, unknown>;
 }
@@ -80,6 +82,14 @@ const EXAMPLE_ANSWERS = {
   },
   IN_USE: { code: 'IN_USE', message: 'The ghost is used by 1 bot(s)', details: { bots: [4] } },
   LAST_OWNER: { code: 'LAST_OWNER', message: 'The group must keep at least one direct Owner' },
+  VERSION_REVOKED: { code: 'VERSION_REVOKED', message: 'Version 3 is revoked: its status cannot change' },
+  VERSION_GONE: { code: 'VERSION_REVOKED', status: 410, message: 'Version 3 of pdf-tools is revoked' },
+  VERSION_YANKED: { code: 'VERSION_YANKED', message: 'A tag cannot point at version 3: it is yanked' },
+  VERSION_TAGGED: {
+    code: 'VERSION_TAGGED',
+    message: 'Version 3 is tagged: move its tags before yanking it',
+    details: { tags: ['stable'] },
+  },
   REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive within the time limit' },
   PACKAGE_TOO_LARGE: { code: 'PACKAGE_TOO_LARGE', message: 'The package is larger than the upload limit' },
   BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' },
@@ -118,6 +128,9 @@ const WHEN: Record<DocumentedCode, string> = {
   SKILL_REFERENCED: 'ghosts, subscriptions or tasks select the skill (`details` lists those the caller may read)',
   IN_USE: 'an active resource uses it (`details` lists them)',
   LAST_OWNER: 'the group would lose its last direct Owner',
+  VERSION_REVOKED: 'the version is revoked, which is final',
+  VERSION_YANKED: 'a tag cannot point at a yanked or revoked version',
+  VERSION_TAGGED: 'tags point at the version (`details.tags`): move them before yanking it',
   REQUEST_TIMEOUT: 'the request did not arrive within the time limit; nothing is stored',
   PACKAGE_TOO_LARGE: 'the package is over the upload limit',
   BODY_TOO_LARGE: 'the JSON body is over 1 MiB',
@@ -127,7 +140,8 @@ const WHEN: Record<DocumentedCode, string> = {
 };
 
 /** An error answer of one operation: a code, or a code with this operation's own wording and example. */
-export type ErrorCase = DocumentedCode | { code: DocumentedCode; when?: string; example?: ErrorExampleName };
+export type ErrorCase =
+  DocumentedCode | { code: DocumentedCode; when?: string; example?: ErrorExampleName; status?: number };
 
 const EXAMPLE_REF = (name: ErrorExampleName) => `#/components/examples/${name}`;
 const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -151,7 +165,7 @@ export const ERROR_HEADERS = {
 export function errorExamples(): Record<string, { summary: string; value: Record<string, unknown> }> {
   return Object.fromEntries(
     Object.entries(EXAMPLE_ANSWERS).map(([name, answer]: [string, ExampleAnswer]) => {
-      const statusCode = ERROR_STATUS[answer.code];
+      const statusCode = answer.status ?? ERROR_STATUS[answer.code];
       return [
         name,
         {
@@ -178,8 +192,8 @@ export function errorExamples(): Record<string, { summary: string; value: Record
 export function ApiErrors(...cases: ErrorCase[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, Array<{ code: DocumentedCode; when: string; example: ErrorExampleName }>>();
   for (const c of cases) {
-    const { code, when, example } = typeof c === 'string' ? { code: c } : c;
-    const status = ERROR_STATUS[code];
+    const { code, when, example, status: given } = typeof c === 'string' ? { code: c } : c;
+    const status = given ?? ERROR_STATUS[code];
     const list = byStatus.get(status) ?? [];
     list.push({ code, when: when ?? WHEN[code], example: example ?? code });
     byStatus.set(status, list);
@@ -213,6 +227,14 @@ export const TASK_NOT_FOUND: ErrorCase = {
   code: 'NOT_FOUND',
   when: '`Task not found`: no such task, or one the caller (or the token) may not read',
   example: 'TASK_NOT_FOUND',
+};
+
+/** The bytes of a revoked version (docs/resolution.md#version-lifecycle). */
+export const VERSION_GONE: ErrorCase = {
+  code: 'VERSION_REVOKED',
+  status: 410,
+  when: 'the version is revoked: its bytes are gone for everyone but admins',
+  example: 'VERSION_GONE',
 };
 
 /** What every route that reads a JSON body may answer besides its own rules. */

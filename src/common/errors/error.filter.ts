@@ -14,6 +14,7 @@ export const STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -107,7 +108,7 @@ export class ErrorFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const error = this.toDomainError(exception, req);
-    const statusCode = ERROR_STATUS[error.code];
+    const statusCode = error.status ?? ERROR_STATUS[error.code];
     if (statusCode >= 500) {
       // Once the connection is closed (an upload cut at its time limit, a client gone) it is no server fault.
       this.logger.write(req.socket?.destroyed ? 'warn' : 'error', 'request failed', {

@@ -5,6 +5,7 @@ import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { CONTENT_HASH_EXAMPLE, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
+import { VERSION_STATUSES, type VersionStatus } from '../../resolver';
 import { GhostSkillRefInputDto, MAX_REF_KEYS, MAX_SKILL_NAME, SkillRefMapProperty } from './skill-ref-input.dto';
 
 export const MAX_GHOST_SKILLS = 100;
@@ -86,8 +87,17 @@ export class GhostSkillRefDto {
     description: 'null when that version is gone',
   })
   content_hash: string | null;
-  @ApiProperty({ description: 'false: follows the latest version (sending it back keeps it so)' })
+  @ApiProperty({ description: 'false: follows the latest version or its tag (sending it back keeps it so)' })
   pinned: boolean;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The tag the ref follows; null when none' })
+  tag: string | null;
+  @ApiProperty({
+    enum: VERSION_STATUSES,
+    nullable: true,
+    example: 'active',
+    description: 'The status of the version it reaches; null when it reaches none',
+  })
+  status: VersionStatus | null;
 }
 
 const OUTPUT_REF_MAP = { type: 'object', additionalProperties: { $ref: getSchemaPath(GhostSkillRefDto) } } as const;

@@ -9,6 +9,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -18,6 +19,7 @@ import {
   ValidationError,
 } from 'class-validator';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
+import { TAG_PATTERN } from '../../resolver';
 
 export const MAX_REF_KEYS = 100;
 export const MAX_SKILL_NAME = 64;
@@ -59,11 +61,30 @@ export class GhostSkillRefInputDto {
   @IsBoolean()
   pinned?: boolean;
 
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 32,
+    pattern: TAG_PATTERN.source,
+    description:
+      'Follow this tag of the skill; a ref that also pins (`version` sent, `pinned` not false) is refused (docs/resolution.md#version-lifecycle)',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(TAG_PATTERN, { message: 'tag must match [a-z][a-z0-9.-]{0,31}' })
+  tag?: string | null;
+
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Accepted and ignored' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   content_hash?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Accepted and ignored (a ghost answer shows it)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  status?: string;
 }
 
 export type SkillRefMap = Map<string, GhostSkillRefInputDto>;
@@ -110,6 +131,10 @@ export function skillRefMapProblems(value: unknown, property: string): string[] 
       continue;
     }
     problems.push(...refMessages(validateSync(ref, { whitelist: true, forbidNonWhitelisted: true }), path));
+    // A ref cannot pin and follow at once.
+    if (ref.tag != null && ref.version != null && ref.pinned !== false) {
+      problems.push(`${path}: a ref with a tag cannot also pin a version (send pinned: false, or no version)`);
+    }
   }
   return problems;
 }

@@ -5,6 +5,7 @@ import { MaxItems } from '../../common/http/input-limits';
 import { ID_SCHEMA } from '../../common/http/id.pipe';
 import { ALLOWED_TOOLS_PROPERTY, CONTENT_HASH_EXAMPLE, RequiresDto, VERSION_SCHEMA } from '../../skills/dto/skill.dto';
 import { SkillSelectionDto } from '../../tasks/dto/task.dto';
+import { VERSION_STATUSES, type VersionStatus } from '../../resolver';
 
 export const MAX_MESSAGE_SELECTIONS = 50;
 
@@ -16,6 +17,14 @@ export class SkillRefDto {
   @ApiProperty({ example: CONTENT_HASH_EXAMPLE, description: "The zip's sha256: check the download against it" })
   content_hash: string;
   @ApiProperty({ example: false, description: 'true: a stored ref pins this version' }) pinned: boolean;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The tag the ref followed; null when none' })
+  tag: string | null;
+  @ApiProperty({
+    enum: VERSION_STATUSES,
+    example: 'active',
+    description: 'The status of that version (docs/resolution.md#version-lifecycle)',
+  })
+  status: VersionStatus;
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
   @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
 }
@@ -23,7 +32,19 @@ export class SkillRefDto {
 export class UnresolvedDto {
   @ApiProperty({ example: 'gone' }) name: string;
   @ApiProperty({ enum: ['binding', 'ghost', 'subscription', 'task', 'message'] }) source: string;
-  @ApiProperty({ enum: ['NOT_FOUND', 'FORBIDDEN', 'DELETED', 'NAME_MISMATCH', 'VERSION_NOT_FOUND'] }) reason: string;
+  @ApiProperty({
+    enum: [
+      'NOT_FOUND',
+      'FORBIDDEN',
+      'DELETED',
+      'NAME_MISMATCH',
+      'VERSION_NOT_FOUND',
+      'REVOKED',
+      'NO_ACTIVE_VERSION',
+      'TAG_NOT_FOUND',
+    ],
+  })
+  reason: string;
 }
 
 const REF_EXAMPLE = (skill_id: number, namespace: string) => ({
@@ -33,6 +54,8 @@ const REF_EXAMPLE = (skill_id: number, namespace: string) => ({
   version: 2,
   content_hash: CONTENT_HASH_EXAMPLE,
   pinned: false,
+  tag: null,
+  status: 'active',
   allowed_tools: null,
   requires: { bins: [], env: [] },
 });

@@ -9,6 +9,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 
 import { SKILL_NAME_PATTERN } from '../../access';
 import { ID_SCHEMA, MAX_ID } from '../../common/http/id.pipe';
 import { NamespacePageQuery } from '../../common/http/pagination';
+import { VERSION_STATUSES, type VersionStatus } from '../../resolver';
 import { PROBLEM_CODES, ProblemCode, WARNING_CODES, WarningCode } from '../../package/problem';
 
 /** docs/packages.md#tool-policy-fields: what a version needs in the sandbox that runs it. */
@@ -45,6 +46,16 @@ export class VersionDto {
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
   @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({
+    enum: VERSION_STATUSES,
+    example: 'active',
+    description: 'docs/resolution.md#version-lifecycle: only active and deprecated versions are followed',
+  })
+  status: VersionStatus;
+  @ApiProperty({ type: String, nullable: true, maxLength: 500, example: null, description: 'Why the status was set' })
+  status_message: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null while it never changed' })
+  status_changed_at: string | null;
 }
 
 export class SkillDto {
@@ -55,7 +66,18 @@ export class SkillDto {
   @ApiProperty({ ...ID_SCHEMA, nullable: true, example: 1, description: 'null for public skills' }) owner_user_id:
     number | null;
   @ApiProperty({ example: 'Fill in and read PDF forms.' }) description: string;
-  @ApiProperty({ type: VersionDto }) latest_version: VersionDto;
+  @ApiProperty({
+    type: VersionDto,
+    description: 'The newest active or deprecated version (the newest version when there is none)',
+  })
+  latest_version: VersionDto;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { stable: 2 },
+    description: 'The version each tag points at',
+  })
+  tags: Record<string, number>;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

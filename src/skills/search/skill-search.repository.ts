@@ -9,6 +9,7 @@ import { readableScopeKeys } from './search-document';
 import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
 import { MAX_QUERY_WORDS } from './search-query-rule';
 import { SearchTerm } from './search-terms';
+import { latestFollowableSql } from '../skills.repository';
 
 export interface SearchFilter {
   terms: SearchTerm[];
@@ -127,13 +128,14 @@ function searchSql(n: number): string {
   ), top AS (
     SELECT * FROM ranked WHERE score >= $12 ORDER BY ${ORDER} LIMIT $13
   )
-  SELECT k.id AS skill_id, k.name, k.description, k.namespace, k.is_public, k.latest_version AS version,
+  SELECT k.id AS skill_id, k.name, k.description, k.namespace, k.is_public, v.version,
          v.content_hash,
          v.allowed_tools,
          top.score::float8 AS score
     FROM top
     JOIN skills k ON k.id = top.skill_id
-    JOIN skill_versions v ON v.skill_id = k.id AND v.version = k.latest_version
+    -- The latest version refs follow (docs/resolution.md#version-lifecycle); none: not a result.
+    JOIN skill_versions v ON v.skill_id = k.id AND v.version = ${latestFollowableSql('k')}
    ORDER BY top.score DESC, top.name, top.scope_rank, top.skill_id`;
 }
 

@@ -7,6 +7,7 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   Max,
   Min,
   registerDecorator,
@@ -17,8 +18,23 @@ import { Distinct, MaxItems } from '../../common/http/input-limits';
 import { NamespacePageQuery } from '../../common/http/pagination';
 import { ScopedBodyDto, ScopedResourceDto } from '../../scoped/scoped-resource.dto';
 import { VERSION_SCHEMA } from '../../skills/dto/skill.dto';
+import { TAG_PATTERN } from '../../resolver';
 
 export const MAX_SUBSCRIPTION_REFS = 100;
+
+/** A selection pins a version or follows a tag, never both (docs/resolution.md#version-lifecycle). */
+function NotWithVersion(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'notWithVersion',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown, args) => value == null || (args?.object as { version?: unknown }).version == null,
+        defaultMessage: () => 'tag and version cannot both be sent: a selection follows a tag or pins a version',
+      },
+    });
+}
 
 /** Public skills live in `default`: a public selection naming another namespace is a contradiction. */
 function PublicOnlyInDefault(): PropertyDecorator {
@@ -58,6 +74,19 @@ export class SubscriptionSkillRefDto {
   @Min(1)
   @Max(MAX_ID)
   version?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 32,
+    pattern: TAG_PATTERN.source,
+    example: 'stable',
+    description: 'Follows this tag of the skill, instead of a `version`',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(TAG_PATTERN, { message: 'tag must match [a-z][a-z0-9.-]{0,31}' })
+  @NotWithVersion()
+  tag?: string;
 }
 
 /** The whole writable body, for POST and PUT alike. */
