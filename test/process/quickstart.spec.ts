@@ -79,6 +79,8 @@ describe('the README quickstart', () => {
       version: 1,
       content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       pinned: false,
+      tag: null,
+      status: 'active',
       allowed_tools: ['Read', 'Bash(echo *)'],
       requires: { bins: [], env: [] },
     };
@@ -104,7 +106,7 @@ describe('the README quickstart', () => {
     const second = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('{"fingerprint"')) ?? 'null');
     expect(second).toEqual({
       fingerprint: skills.fingerprint,
-      skills: [{ name: 'hello-world', version: 1, content_hash: hash, from: 'cache' }],
+      skills: [{ name: 'hello-world', version: 1, content_hash: hash, status: 'active', from: 'cache' }],
       unresolved: [],
       requests: 1,
       bytes_downloaded: 0,
