@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureEmbeddedBoot, renderBoots } from './bench/boot';
+import { bindingRows, bindingRowsWanted } from './bench/bindings';
 import { benchClientSync } from './bench/client-sync';
 import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
 import { DatabaseHost, openDatabaseHost } from './bench/database';
@@ -156,18 +157,18 @@ async function main(): Promise<void> {
     const reference = await referenceSkillId(small.baseUrl, targets.skills[0].apiKey);
     const oneRow = main.endpoints.find((e) => e.label === 'GET /api/skills/{id}')!;
     const discovery = discoveryScenario(small.baseUrl, large.baseUrl, targets.skills, reference, oneRow);
+    const bound = bindingRowsWanted()
+      ? await bindingRows(host, base, work, reach, dataDir, (step) => cleanup.push(step), oneRow, progress)
+      : undefined;
     const { endpoints, ratios } = selectRows(
-      [...main.endpoints, ...mixed, ...discovery.endpoints],
-      [...main.ratios, ...discovery.ratios],
+      [...main.endpoints, ...(bound?.endpoints ?? []), ...mixed, ...discovery.endpoints],
+      [...main.ratios, ...(bound?.ratios ?? []), ...discovery.ratios],
     );
     const results = await measure(endpoints, settings, progress);
     const header = renderHeader({
       databaseKind: host.kind,
       data: describeData(work),
-      probes: [
-        ['10k', probeSmall],
-        ['100k', probeLarge],
-      ],
+      probes: [['10k', probeSmall], ['100k', probeLarge], ...(bound?.probes ?? [])],
       tasks: targets.tasks.length,
       skills: targets.skills.length,
       settings,
@@ -178,6 +179,7 @@ async function main(): Promise<void> {
         'with TEAM_SKILLS_CACHE_ENTRIES=0 as well (every request loads everything, as the first one after a change ' +
         'does); mixed rows: the service as configured, with a writer',
     );
+    if (bound) header.push(bound.description);
     const client = process.env.BENCH_ROWS?.trim()
       ? []
       : await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);

@@ -153,17 +153,23 @@ const TASK_SELECTIONS: PreparedStatement = {
         sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
                   FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
                  WHERE e.task_id = $1),
+        -- The lineage's groups by name through their index, and each bound skill by its id (LIMIT 1
+        -- keeps the lookup a per-binding index scan): a join the planner could turn into a hash of
+        -- every skill, which it did once a group's estimate (half the groups) times its bindings
+        -- passed the skills table (docs/benchmarks.md#cold-resolution-with-bindings).
         bd AS (SELECT b.id, b.skill_id, b.user_id, NULL::text AS group_name, b.preload, b.exceptions
                  FROM t JOIN skill_bindings b ON b.user_id = t.owner_user_id
                UNION ALL
                SELECT b.id, b.skill_id, NULL, g.name, b.preload, b.exceptions
                  FROM tm
-                 JOIN groups g ON g.name IN (SELECT array_to_string((string_to_array(tm.namespace, '/'))[1:i], '/')
-                                               FROM generate_series(1, cardinality(string_to_array(tm.namespace, '/'))) i)
+                 JOIN groups g ON g.name = ANY(array(
+                        SELECT array_to_string((string_to_array(tm.namespace, '/'))[1:i], '/')
+                          FROM generate_series(1, cardinality(string_to_array(tm.namespace, '/'))) i))
                  JOIN skill_bindings b ON b.group_id = g.id
                 WHERE NOT tm.deleted),
         bound AS (SELECT bd.*, s.name, s.namespace, s.is_public
-                    FROM bd JOIN skills s ON s.id = bd.skill_id AND s.deleted_at IS NULL),
+                    FROM bd CROSS JOIN LATERAL (SELECT s.name, s.namespace, s.is_public FROM skills s
+                                                 WHERE s.id = bd.skill_id AND s.deleted_at IS NULL LIMIT 1) s),
         ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
                              UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
    SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
