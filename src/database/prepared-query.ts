@@ -3,7 +3,7 @@
 // (the resolution statements spend more time being parsed and planned than executed; inside a
 // transaction the caller's manager runs them as plain statements, so they see its uncommitted
 // rows); and a statement with planner settings of its own, its values bound as parameters, in one
-// round trip (queryWithLocalSettings).
+// round trip (queryWithLocalSettings), parsed once per connection when it is given a name.
 import { DataSource, EntityManager } from 'typeorm';
 import * as pg from 'pg';
 import type { Client, Connection, Pool, QueryResultRow } from 'pg';
@@ -42,19 +42,29 @@ interface RowsResult {
   parseRow(fields: unknown[]): QueryResultRow;
 }
 
+/** What a `pg` connection records of the named statements it prepared (as `pg`'s own queries do). */
+interface NamedStatements {
+  parsedStatements: Record<string, string>;
+}
+
 /**
  * `BEGIN`, `SET LOCAL` each setting, the statement with its values bound, `COMMIT`: one batch of
  * extended-protocol messages ending in one Sync, so one round trip; and on PGlite, served to many
- * clients as one session, one batch that no other client's messages interleave. A `pg` custom
- * query: the client hands it the server's answers and wraps `callback` with its own read timeout.
+ * clients as one session, one batch that no other client's messages interleave. A named statement
+ * is parsed first in the batch, before `BEGIN`, and only on a connection that has not parsed it yet
+ * (the embedded server answers a first Parse of a name its session holds, see
+ * embedded-socket-server.ts). A `pg` custom query: the client hands it the server's answers and
+ * wraps `callback` with its own read timeout.
  */
 class WithLocalSettings {
   private readonly result: RowsResult;
   private settled = false;
+  /** This batch parsed the named statement: if it fails, the connection may or may not hold it. */
+  prepared = false;
 
   constructor(
     private readonly settings: string[],
-    private readonly text: string,
+    private readonly statement: PreparedStatement | string,
     private readonly values: unknown[],
     types: Pick<Client, 'getTypeParser'>,
     public callback: (err: Error | null, rows?: QueryResultRow[]) => void,
@@ -77,12 +87,23 @@ class WithLocalSettings {
       connection.bind({}, true);
       connection.execute({}, true);
     };
+    const { name, text } = typeof this.statement === 'string' ? { name: '', text: this.statement } : this.statement;
+    const parsed = (connection as unknown as NamedStatements).parsedStatements;
+    if (name && parsed[name] !== undefined && parsed[name] !== text) {
+      return new Error(`the statement ${name} was prepared with another text`);
+    }
     // One write: the batch leaves in as few packets as it fits.
     connection.stream.cork();
+    if (name && parsed[name] === undefined) {
+      connection.parse({ name, text, types: [] }, true);
+      // Recorded now: a batch that fails leaves its connection dropped (queryWithLocalSettings).
+      parsed[name] = text;
+      this.prepared = true;
+    }
     plain('BEGIN');
     for (const setting of this.settings) plain(`SET LOCAL ${setting}`);
-    connection.parse({ name: '', text: this.text, types: [] }, true);
-    connection.bind({ values: values as string[] }, true);
+    if (!name) connection.parse({ name: '', text, types: [] }, true);
+    connection.bind({ statement: name, values: values as string[] }, true);
     connection.describe({ type: 'P', name: '' }, true);
     connection.execute({}, true);
     plain('COMMIT');
@@ -127,26 +148,30 @@ class WithLocalSettings {
 /**
  * Runs one statement, its values bound as parameters, under planner settings that hold for it
  * alone, in one round trip (WithLocalSettings) on one connection of the pool. A statement that
- * fails is rolled back, so nothing stays set; a connection that cannot roll back is dropped.
+ * fails is rolled back, so nothing stays set; a connection that cannot roll back is dropped, and so
+ * is one whose batch prepared a named statement and failed (it may or may not hold the statement).
+ * A named statement is parsed once per connection and planned on every call only when the settings
+ * say so (`plan_cache_mode = force_custom_plan`).
  */
 export async function queryWithLocalSettings<R extends QueryResultRow>(
   db: DataSource,
   settings: string[],
-  text: string,
+  statement: PreparedStatement | string,
   values: unknown[],
 ): Promise<R[]> {
   const client = await poolOf(db).connect();
   let broken: Error | undefined;
+  let query: WithLocalSettings | undefined;
   try {
     return await new Promise<R[]>((resolve, reject) => {
-      client.query(
-        new WithLocalSettings(settings, text, values, client, (err, rows) =>
-          err ? reject(err) : resolve(rows as R[]),
-        ),
+      query = new WithLocalSettings(settings, statement, values, client, (err, rows) =>
+        err ? reject(err) : resolve(rows as R[]),
       );
+      client.query(query);
     });
   } catch (err) {
     await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+    if (query?.prepared) broken ??= err as Error;
     throw err;
   } finally {
     client.release(broken);

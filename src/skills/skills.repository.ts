@@ -22,9 +22,12 @@ export interface SkillWithLatest {
  * The number of the newest active or deprecated version of skill `alias` (lifecycle.isFollowable),
  * null when there is none: what search and MCP listings show (docs/resolution.md#version-lifecycle).
  */
+/** The statuses of the versions refs follow, as an SQL list (lifecycle.ts: isFollowable). */
+export const FOLLOWABLE_STATUSES_SQL = `('active', 'deprecated')`;
+
 export function latestFollowableSql(alias: string): string {
   return `(SELECT max(f.version) FROM skill_versions f
-            WHERE f.skill_id = ${alias}.id AND f.status IN ('active', 'deprecated'))`;
+            WHERE f.skill_id = ${alias}.id AND f.status IN ${FOLLOWABLE_STATUSES_SQL})`;
 }
 
 /** The same, else the newest version: what a skill's answers show as latest and reads default to. */

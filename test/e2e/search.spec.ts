@@ -330,6 +330,30 @@ describe('skill search', () => {
     expect(await db.query('SELECT count(*)::int AS n FROM skills')).toEqual([{ n: expect.any(Number) }]);
   });
 
+  it('runs a named statement on every connection of the pool, parsed once each, and after a failed batch', async () => {
+    const db = t.app.get(DataSource);
+    const named = {
+      name: 'search_spec_named',
+      text: "SELECT 10 / $1::int AS q, current_setting('plan_cache_mode') AS mode, current_setting('enable_indexscan') AS g",
+    };
+    // More calls at once than the pool has connections: each connection prepares it once (on the
+    // embedded database, one session for all of them), and every call answers.
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, named, [i + 1])),
+    );
+    expect(answers.map((rows) => rows[0])).toEqual(
+      Array.from({ length: 24 }, (_, i) => ({ q: Math.floor(10 / (i + 1)), mode: 'force_custom_plan', g: 'off' })),
+    );
+    await expect(queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, named, [0])).rejects.toThrow(/division by zero/);
+    // A failed batch leaves nothing set, and the statement still runs on every connection.
+    const again = await Promise.all(
+      Array.from({ length: 12 }, () => queryWithLocalSettings(db, SEARCH_PLANNER_SETTINGS, named, [5])),
+    );
+    expect(again.map((rows) => rows[0].q)).toEqual(Array.from({ length: 12 }, () => 2));
+    const after = await db.query("SELECT current_setting('plan_cache_mode') AS mode");
+    expect(after).toEqual([{ mode: 'auto' }]);
+  });
+
   it('is served by indexes: GIN for the terms, the scope key for the reader, no scan of skill_search', async () => {
     const plan = (readableGroups: string[] | 'all'): Promise<string> =>
       withClient(t.db.url, async (c) => {

@@ -3,13 +3,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryWithLocalSettings } from '../../database/prepared-query';
+import { PreparedStatement, queryWithLocalSettings } from '../../database/prepared-query';
 import { readableScopeSql } from '../../access';
 import { readableScopeKeys } from './search-document';
 import { buildSearchQuery, SearchQuery, StemCache, TermStems } from './search-query';
 import { MAX_QUERY_WORDS } from './search-query-rule';
 import { SearchTerm } from './search-terms';
-import { latestFollowableSql } from '../skills.repository';
+import { FOLLOWABLE_STATUSES_SQL } from '../skills.repository';
 
 export interface SearchFilter {
   terms: SearchTerm[];
@@ -134,8 +134,12 @@ function searchSql(n: number): string {
          top.score::float8 AS score
     FROM top
     JOIN skills k ON k.id = top.skill_id
-    -- The latest version refs follow (docs/resolution.md#version-lifecycle); none: not a result.
-    JOIN skill_versions v ON v.skill_id = k.id AND v.version = ${latestFollowableSql('k')}
+    -- The latest version refs follow (docs/resolution.md#version-lifecycle, latestFollowableSql:
+    -- the newest active or deprecated one); none: not a result. Fetched per hit, which the planner
+    -- plans in a fraction of the time a join on the subquery's maximum takes.
+    CROSS JOIN LATERAL (SELECT f.version, f.content_hash, f.allowed_tools FROM skill_versions f
+                         WHERE f.skill_id = top.skill_id AND f.status IN ${FOLLOWABLE_STATUSES_SQL}
+                         ORDER BY f.version DESC LIMIT 1) v
    ORDER BY top.score DESC, top.name, top.scope_rank, top.skill_id`;
 }
 
@@ -145,9 +149,18 @@ function searchSql(n: number): string {
  * skills, 3.6 ms of a 3.9 ms run); as bitmaps, the GIN matches and the scopes are intersected
  * first (1.2 ms). With many skills it picks the bitmaps anyway, so nothing changes there.
  */
-export const SEARCH_PLANNER_SETTINGS = ['enable_indexscan = off'];
+export const SEARCH_PLANNER_SETTINGS = ['enable_indexscan = off', 'plan_cache_mode = force_custom_plan'];
 
-const SEARCH_SQL = Array.from({ length: MAX_QUERY_WORDS + 1 }, (_, n) => (n === 0 ? '' : searchSql(n)));
+/**
+ * One named statement per number of terms, parsed once per connection; `force_custom_plan` plans
+ * it for each call's values, as an unnamed statement is (a generic plan cannot see which terms are
+ * rare, and ran 48 ms against 10 ms at 100k skills). Parsing the statement was most of its cost on
+ * the embedded database.
+ */
+const SEARCH_SQL: PreparedStatement[] = Array.from({ length: MAX_QUERY_WORDS + 1 }, (_, n) => ({
+  name: `skill_search_rank_${n}`,
+  text: n === 0 ? '' : searchSql(n),
+}));
 
 /** Runs SQL: the data source, a query runner, or a plain client (tests, the benchmark notes). */
 export interface Queryable {
@@ -196,7 +209,7 @@ export class SkillSearchRepository {
    * Each value is bound once: the terms' tsqueries, and every variant in one array, term after
    * term, with where each term's variants begin.
    */
-  static statement(filter: SearchFilter, query: SearchQuery): { sql: string; parameters: unknown[] } {
+  static statement(filter: SearchFilter, query: SearchQuery): { sql: string; name: string; parameters: unknown[] } {
     const all = filter.readableGroups === 'all';
     const n = query.terms.length;
     // Weak candidates need every term in the body when min_score leaves no room for fewer (a score
@@ -205,7 +218,8 @@ export class SkillSearchRepository {
     const bounds = [1];
     for (const t of query.terms) bounds.push(bounds[bounds.length - 1] + t.variants.length);
     return {
-      sql: SEARCH_SQL[n],
+      sql: SEARCH_SQL[n].text,
+      name: SEARCH_SQL[n].name,
       parameters: [
         query.terms.map((t) => t.exact),
         query.terms.map((t) => t.prefix),
@@ -228,7 +242,7 @@ export class SkillSearchRepository {
   async search(filter: SearchFilter): Promise<SearchHit[]> {
     const query = await SkillSearchRepository.prepare(this.db, filter.terms, this.stems);
     if (!query) return [];
-    const { sql, parameters } = SkillSearchRepository.statement(filter, query);
-    return queryWithLocalSettings<SearchHit>(this.db, SEARCH_PLANNER_SETTINGS, sql, parameters);
+    const { sql, name, parameters } = SkillSearchRepository.statement(filter, query);
+    return queryWithLocalSettings<SearchHit>(this.db, SEARCH_PLANNER_SETTINGS, { name, text: sql }, parameters);
   }
 }
