@@ -48,13 +48,15 @@ export class AppModule {
         UsersModule,
         GroupsModule,
         HealthModule,
+        // Express tries the routes in the order they were registered, one regular expression each:
+        // the hottest route (task skills, and its 304) comes right after the liveness probe.
+        ResolutionModule,
         SkillsModule,
         GhostsModule,
         BotsModule,
         TeamsModule,
         SubscriptionsModule,
         TasksModule,
-        ResolutionModule,
         SkillBindingsModule,
         ToolPolicyModule,
         SkillDownloadsModule,

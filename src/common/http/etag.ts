@@ -9,6 +9,8 @@ export function quoteEtag(hash: string): string {
 export function ifNoneMatchHits(header: string | undefined, hash: string): boolean {
   if (!header) return false;
   const wanted = quoteEtag(hash);
+  // The usual case (a client sending back the one tag it was given) needs no split.
+  if (header === wanted) return true;
   return header.split(',').some((raw) => {
     const tag = raw.trim();
     return tag === '*' || tag === wanted || tag === `W/${wanted}`;
