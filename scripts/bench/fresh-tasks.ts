@@ -33,7 +33,7 @@ async function createTasks(
   baseUrl: string,
   plan: Array<{ teamId: number; apiKey: string; labels: Record<string, string> }>,
 ): Promise<Fresh[]> {
-  const out: Fresh[] = new Array(plan.length);
+  const out = new Array<Fresh>(plan.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < plan.length) {
@@ -122,6 +122,12 @@ function freshRow(baseUrl: string, label: string, teams: number[], work: Resourc
 export function freshTaskRows(baseUrl: string, work: Resources, reach: Reach): Endpoint[] {
   return [
     freshRow(baseUrl, 'one team', [1], work, reach),
-    freshRow(baseUrl, `${work.teams.length} teams`, work.teams.map((t) => t.id), work, reach),
+    freshRow(
+      baseUrl,
+      `${work.teams.length} teams`,
+      work.teams.map((t) => t.id),
+      work,
+      reach,
+    ),
   ];
 }
