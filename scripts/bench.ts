@@ -15,6 +15,7 @@ import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS }
 import { DatabaseHost, openDatabaseHost } from './bench/database';
 import { discoveryScenario, referenceSkillId, seedDiscovery } from './bench/discovery';
 import { scenario } from './bench/endpoints';
+import { freshTaskRows } from './bench/fresh-tasks';
 import { Endpoint, LoadSettings, measure } from './bench/load';
 import { mixedEndpoint } from './bench/mixed';
 import { Ratio, renderHeader, renderTable } from './bench/report';
@@ -160,9 +161,14 @@ async function main(): Promise<void> {
     const bound = bindingRowsWanted()
       ? await bindingRows(host, base, work, reach, dataDir, (step) => cleanup.push(step), oneRow, progress)
       : undefined;
+    const fresh = freshTaskRows(small.baseUrl, work, reach);
+    const freshRatios = fresh.flatMap((row): Ratio[] => [
+      { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
+      { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
+    ]);
     const { endpoints, ratios } = selectRows(
-      [...main.endpoints, ...(bound?.endpoints ?? []), ...mixed, ...discovery.endpoints],
-      [...main.ratios, ...(bound?.ratios ?? []), ...discovery.ratios],
+      [...main.endpoints, ...(bound?.endpoints ?? []), ...fresh, ...mixed, ...discovery.endpoints],
+      [...main.ratios, ...(bound?.ratios ?? []), ...freshRatios, ...discovery.ratios],
     );
     const results = await measure(endpoints, settings, progress);
     const header = renderHeader({

@@ -10,6 +10,8 @@ export interface Endpoint {
   requests: autocannon.Request[];
   /** The status every answer should have. */
   expect: number;
+  /** Awaited before each run, warm-up included, before any request is sent (the fresh tasks' creation). */
+  prepare?: () => Promise<void>;
   /** Started before each measured run, stopped after it (the mixed row's writer and counters). */
   around?: () => Promise<() => Promise<void>>;
   /** Printed in the ratio column when the row has no ratio (the mixed row's hit rate). */
@@ -33,6 +35,7 @@ export interface Measurement {
 }
 
 async function run(endpoint: Endpoint, seconds: number, connections: number, into?: Measurement): Promise<void> {
+  await endpoint.prepare?.();
   const list = endpoint.requests;
   const step = Math.max(1, Math.floor(list.length / connections));
   let clients = 0;
