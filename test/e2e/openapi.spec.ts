@@ -609,7 +609,10 @@ describe('the OpenAPI document', () => {
         .replace('{tag}', 'stable');
 
     const sent: Array<{ op: string; example: string; status: number; body: unknown }> = [];
-    for (const { method, path, op } of operations(doc)) {
+    // Collections first (in document order), so every path id names something created already,
+    // whatever order the routes are registered in.
+    const ordered = [...operations(doc)].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
+    for (const { method, path, op } of ordered) {
       const content = op.requestBody?.content as Json | undefined;
       if (!content) continue;
       const url = realPath(path);
