@@ -26,6 +26,13 @@ const READABLE_GROUP_NAMES: PreparedStatement = {
                          WHERE m.user_id = $1 AND (g.name = mg.name OR g.name LIKE mg.name || '/%'))`,
 };
 
+/** The roles of user $1 in groups $2 (a lineage: the group and its parents). */
+const ROLES_IN_LINEAGE: PreparedStatement = {
+  name: 'groups_roles_in_lineage',
+  text: `SELECT m.role FROM group_members m JOIN groups g ON g.id = m.group_id
+          WHERE m.user_id = $1 AND g.name = ANY($2::text[])`,
+};
+
 /** The reads and writes of one group under its row lock (membership changes). */
 export class LockedGroup {
   constructor(
@@ -96,11 +103,10 @@ export class GroupsRepository {
 
   /** The caller's effective role in `groupName`: the highest of their roles in it and its parents. */
   async effectiveRole(userId: number, groupName: string): Promise<GroupRole | null> {
-    const rows: Array<{ role: GroupRole }> = await this.db.query(
-      `SELECT m.role FROM group_members m JOIN groups g ON g.id = m.group_id
-        WHERE m.user_id = $1 AND g.name = ANY($2::text[])`,
-      [userId, namespaceLineage(groupName)],
-    );
+    const rows = await queryPrepared<{ role: GroupRole }>(this.db, ROLES_IN_LINEAGE, [
+      userId,
+      namespaceLineage(groupName),
+    ]);
     return highestRole(rows.map((r) => r.role));
   }
 

@@ -10,6 +10,8 @@ import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
 import type { ManifestFile } from '../package/inspect-package';
+import { PreparedStatement, queryPrepared } from '../database/prepared-query';
+import type { VersionStatus } from '../resolver';
 
 export interface SkillWithLatest {
   skill: SkillEntity;
@@ -18,21 +20,74 @@ export interface SkillWithLatest {
   tags: Record<string, number>;
 }
 
-/**
- * The number of the newest active or deprecated version of skill `alias` (lifecycle.isFollowable),
- * null when there is none: what search and MCP listings show (docs/resolution.md#version-lifecycle).
- */
 /** The statuses of the versions refs follow, as an SQL list (lifecycle.ts: isFollowable). */
 export const FOLLOWABLE_STATUSES_SQL = `('active', 'deprecated')`;
 
+/**
+ * The number of the newest active or deprecated version of skill `alias` (lifecycle.isFollowable),
+ * null when there is none: what search and MCP listings show (docs/resolution.md#version-lifecycle).
+ * Newest first down the primary key, so it reads the versions from the top until one qualifies
+ * (one row for nearly every skill) instead of aggregating them all.
+ */
 export function latestFollowableSql(alias: string): string {
-  return `(SELECT max(f.version) FROM skill_versions f
-            WHERE f.skill_id = ${alias}.id AND f.status IN ${FOLLOWABLE_STATUSES_SQL})`;
+  return `(SELECT f.version FROM skill_versions f
+            WHERE f.skill_id = ${alias}.id AND f.status IN ${FOLLOWABLE_STATUSES_SQL}
+            ORDER BY f.version DESC LIMIT 1)`;
 }
 
 /** The same, else the newest version: what a skill's answers show as latest and reads default to. */
 export function latestVersionSql(alias: string): string {
   return `COALESCE(${latestFollowableSql(alias)}, ${alias}.latest_version)`;
+}
+
+/** The columns of a version that answers show (not its manifest, frontmatter or SKILL.md). */
+const VERSION_COLUMNS = `v.skill_id, v.version, v.content_hash, v.revision, v.size, v.file_count, v.allowed_tools,
+       v.requires, v.created_at AS version_created_at, v.status, v.status_message, v.status_changed_at`;
+
+/**
+ * Skills `$1` (ids) with their latest versions and tags, one row each, in one statement: the
+ * version by the primary key at latestVersionSql, the tags as one JSON object.
+ */
+const WITH_LATEST_SQL = `
+  SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.created_by_user_id, s.description,
+         s.latest_version, s.created_at, s.updated_at, s.deleted_at, ${VERSION_COLUMNS},
+         (SELECT json_object_agg(t.tag, t.version ORDER BY t.tag) FROM skill_tags t WHERE t.skill_id = s.id) AS tags
+    FROM skills s
+    JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${latestVersionSql('s')}
+   WHERE s.id = ANY($1::int[])`;
+
+/** One skill by id, as WITH_LATEST_SQL reads it: the one-row read's only statement. */
+const SKILL_WITH_LATEST: PreparedStatement = {
+  name: 'skill_with_latest',
+  text: WITH_LATEST_SQL.replace('= ANY($1::int[])', '= $1'),
+};
+
+interface WithLatestRow {
+  id: number;
+  name: string;
+  namespace: string;
+  is_public: boolean;
+  owner_user_id: number | null;
+  created_by_user_id: number;
+  description: string;
+  latest_version: number;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  skill_id: number;
+  version: number;
+  content_hash: string;
+  revision: string;
+  size: number;
+  file_count: number;
+  allowed_tools: string[] | null;
+  requires: Requires;
+  status: VersionStatus;
+  status_message: string | null;
+  status_changed_at: Date | null;
+  tags: Record<string, number> | null;
+  /** The version's creation time (the skill's is `created_at`). */
+  version_created_at: Date;
 }
 
 export interface NewVersion {
@@ -140,8 +195,8 @@ export class SkillsRepository {
   }
 
   async findWithLatest(id: number): Promise<SkillWithLatest | null> {
-    const skill = await this.findById(id);
-    return skill ? (await this.withLatest([skill]))[0] : null;
+    const [row] = await queryPrepared<WithLatestRow>(this.db, SKILL_WITH_LATEST, [id]);
+    return row ? withLatestOf(row) : null;
   }
 
   async readBlob(contentHash: string): Promise<Buffer | null> {
@@ -295,39 +350,47 @@ export class SkillsRepository {
     return tags;
   }
 
+  /** `skills` with their latest versions and tags, in their order. */
   private async withLatest(
     skills: SkillEntity[],
     manager: EntityManager = this.db.manager,
   ): Promise<SkillWithLatest[]> {
     if (skills.length === 0) return [];
-    const ids = skills.map((s) => s.id);
-    const tags = await this.tagsOf(ids, manager);
-    const versions = await manager
-      .createQueryBuilder(SkillVersionEntity, 'v')
-      .select([
-        'v.skillId',
-        'v.version',
-        'v.contentHash',
-        'v.revision',
-        'v.size',
-        'v.fileCount',
-        'v.allowedTools',
-        'v.requires',
-        'v.createdAt',
-        'v.status',
-        'v.statusMessage',
-        'v.statusChangedAt',
-      ])
-      .where(
-        `(v.skill_id, v.version) IN (SELECT s.id, ${latestVersionSql('s')} FROM skills s WHERE s.id = ANY(:ids))`,
-        {
-          ids,
-        },
-      )
-      .getMany();
-    const byId = new Map(versions.map((v) => [v.skillId, v]));
-    return skills.map((skill) => ({ skill, latest: byId.get(skill.id)!, tags: tags.get(skill.id) ?? {} }));
+    const rows: WithLatestRow[] = await manager.query(WITH_LATEST_SQL, [skills.map((s) => s.id)]);
+    const byId = new Map(rows.map((row) => [row.id, withLatestOf(row)]));
+    return skills.map((skill) => ({ ...byId.get(skill.id)!, skill }));
   }
+}
+
+function withLatestOf(row: WithLatestRow): SkillWithLatest {
+  const skill = Object.assign(new SkillEntity(), {
+    id: row.id,
+    name: row.name,
+    namespace: row.namespace,
+    isPublic: row.is_public,
+    ownerUserId: row.owner_user_id,
+    createdByUserId: row.created_by_user_id,
+    description: row.description,
+    latestVersion: row.latest_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  });
+  const latest = Object.assign(new SkillVersionEntity(), {
+    skillId: row.skill_id,
+    version: row.version,
+    contentHash: row.content_hash,
+    revision: row.revision,
+    size: row.size,
+    fileCount: row.file_count,
+    allowedTools: row.allowed_tools,
+    requires: row.requires,
+    createdAt: row.version_created_at,
+    status: row.status,
+    statusMessage: row.status_message,
+    statusChangedAt: row.status_changed_at,
+  });
+  return { skill, latest, tags: row.tags ?? {} };
 }
 
 function searchScope(skill: SkillEntity): Pick<SkillEntity, 'name' | 'namespace' | 'isPublic' | 'ownerUserId'> {

@@ -65,3 +65,41 @@ describe('GET /api/tasks/{id}/skills costs a constant number of round trips', ()
     expect(large.count).toBe(small.count);
   });
 });
+
+describe('GET /api/skills/{id} is one statement, and one more for a group skill (the reader role)', () => {
+  let t: TestApp;
+  let s: Scenario;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = new Scenario(t);
+    alice = await createUser(t, 'alice');
+    await s.group(alice, 'one-row');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function read(id: number): Promise<{ queries: number; body: Record<string, unknown> }> {
+    // The first read fills the credential cache; the second is what every later read costs.
+    await t.http.get(`/api/skills/${id}`).set(as(alice.key));
+    const { result: res, queries } = await countingQueries(() => t.http.get(`/api/skills/${id}`).set(as(alice.key)));
+    expect(res.status).toBe(200);
+    return { queries, body: res.body };
+  }
+
+  it.each([
+    ['personal', 'default', 1],
+    ['group', 'one-row', 2],
+  ])('a %s skill with tags and two versions: %s, %i round trip(s)', async (_kind, namespace, expected) => {
+    const skill = await s.skill(alice, `rt-${namespace}`, namespace);
+    await s.newVersion(alice, skill.id, `rt-${namespace}`, 'second version');
+    await s.put(alice, `/api/skills/${skill.id}/tags/stable`, { version: 1 });
+    await s.put(alice, `/api/skills/${skill.id}/tags/beta`, { version: 2 });
+    const { queries, body } = await read(skill.id);
+    expect(queries).toBe(expected);
+    expect(body.latest_version).toMatchObject({ version: 2, status: 'active' });
+    expect(JSON.stringify(body.tags)).toBe('{"beta":2,"stable":1}');
+  });
+});
