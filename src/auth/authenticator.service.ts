@@ -28,7 +28,8 @@ export class Authenticator {
     private readonly usage: ApiKeyUsageRecorder,
     private readonly changes: ChangeGeneration,
   ) {
-    this.verified = new GenerationCache(changes);
+    // Read on every authenticated request: hits mostly leave the entry where it is.
+    this.verified = new GenerationCache(changes, undefined, { lazy: true });
   }
 
   async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
