@@ -22,9 +22,13 @@ export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionConte
   return principal;
 });
 
+/** The caller the guard admitted, user or task token; for a handler that reads it from the request itself. */
+export function principalOf(req: AuthenticatedRequest): Principal {
+  if (!req.principal) throw new Error('CurrentPrincipal used on a public route');
+  return req.principal;
+}
+
 /** The caller, user or task token, on routes marked @AllowTaskToken(). */
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const principal = ctx.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-  if (!principal) throw new Error('CurrentPrincipal used on a public route');
-  return principal;
-});
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal =>
+  principalOf(ctx.switchToHttp().getRequest<AuthenticatedRequest>()),
+);

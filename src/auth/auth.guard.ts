@@ -4,6 +4,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { requestContext } from '../common/logging/request-context';
 import { AuthenticatedRequest, PUBLIC_ROUTE, TASK_TOKEN_ROUTE } from './auth.decorators';
 import { CredentialCheck } from './credential-check.service';
+import { Principal } from './principal';
 
 /** What a route's decorators say about its callers: fixed once the app is built. */
 interface RouteAccess {
@@ -25,10 +26,20 @@ export class AuthGuard implements CanActivate {
     private readonly credentials: CredentialCheck,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * Synchronous for public routes and credentials verified before (cached): Nest awaits only a
+   * promise. A refusal thrown here reaches the exception filters as a rejected one would.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const route = this.routeAccess(context);
     if (route.public) return true;
-    const principal = await this.credentials.check(context);
+    const principal = this.credentials.check(context);
+    return principal instanceof Promise
+      ? principal.then((found) => this.admit(context, route, found))
+      : this.admit(context, route, principal);
+  }
+
+  private admit(context: ExecutionContext, route: RouteAccess, principal: Principal): boolean {
     if (principal.kind === 'task_token' && !route.taskToken) throw DomainError.notFound();
     context.switchToHttp().getRequest<AuthenticatedRequest>().principal = principal;
     const ctx = requestContext.getStore();

@@ -28,13 +28,19 @@ export class Authenticator {
     private readonly usage: ApiKeyUsageRecorder,
     private readonly changes: ChangeGeneration,
   ) {
-    this.verified = new GenerationCache(changes);
+    // Read on every authenticated request: hits mostly leave the entry where it is.
+    this.verified = new GenerationCache(changes, undefined, { lazy: true });
   }
 
-  async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
+  /** A verified credential still cached is answered at once, with no promise (the common case). */
+  authenticate(secret: string, now = Date.now()): Principal | Promise<Principal | null> {
     const hash = hashSecret(secret);
     const cached = this.verified.get(hash);
     if (cached && (cached.expiresAt === undefined || cached.expiresAt > now)) return this.use(cached);
+    return this.verify(secret, hash, now);
+  }
+
+  private async verify(secret: string, hash: string, now: number): Promise<Principal | null> {
     const generation = this.changes.current();
     const verified = secret.startsWith(TASK_TOKEN_PREFIX) ? await this.taskToken(hash, now) : await this.apiKey(hash);
     if (!verified) return null;

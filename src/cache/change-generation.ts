@@ -107,17 +107,37 @@ export interface GhostDependencies {
   bindings?: BindingScope;
 }
 
+/** How a GenerationCache orders its entries for eviction. */
+export interface CacheOrder {
+  /**
+   * A hit moves its entry to the back (a Map delete and set) only once more than half the capacity
+   * of entries were put after it; until then it is in the newer half and stays put. An entry is
+   * then dropped only after about half the capacity of insertions since it was last read (not the
+   * full capacity, as with every hit moved), and among the older ones the least recently moved goes
+   * first. For caches read on every request whose entries mostly stay (a reader's resolution, a
+   * verified credential): most hits cost one lookup. Off, every hit moves its entry, so
+   * recentKeys() lists exactly the most recently used.
+   */
+  lazy?: boolean;
+}
+
 /** A bounded map (least recently used out first) of values tagged with the generation they were computed at. */
 export class GenerationCache<V> {
   private readonly entries = new Map<
     string,
-    { generation: number; value: V; ghostIds?: readonly number[]; bindings?: BindingScope }
+    { generation: number; value: V; ghostIds?: readonly number[]; bindings?: BindingScope; order: number }
   >();
+  /** Insertions so far (a move counts as one): an entry's `order` is this count when it was put last. */
+  private inserted = 0;
+  /** How many entries may be put after one before a hit moves it to the back again. */
+  private readonly moveAfter: number;
 
   constructor(
     private readonly changes: ChangeGeneration,
     private readonly maxEntries = 50_000,
+    { lazy = false }: CacheOrder = {},
   ) {
+    this.moveAfter = lazy ? Math.floor(maxEntries / 2) : 0;
     changes.onGhostChange((ghostId) => {
       for (const [key, entry] of this.entries) if (entry.ghostIds?.includes(ghostId)) this.entries.delete(key);
     });
@@ -136,10 +156,17 @@ export class GenerationCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    if (!this.changes.isCurrent(entry.generation)) return undefined;
-    // Re-inserted last: a Map iterates in insertion order, so the first key is the least recently used.
-    this.entries.set(key, entry);
+    if (!this.changes.isCurrent(entry.generation)) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    // Re-inserted last: a Map iterates in insertion order, so the first key is the least recently used
+    // (with `lazy`, the least recently moved). With nothing put after it, it is last already.
+    if (this.inserted - entry.order - 1 > this.moveAfter) {
+      this.entries.delete(key);
+      entry.order = this.inserted++;
+      this.entries.set(key, entry);
+    }
     return entry.value;
   }
 
@@ -165,6 +192,7 @@ export class GenerationCache<V> {
     if (ghosts && ghosts.ghostChangesSeen !== this.changes.ghostChangesSeen()) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { generation, value, ghostIds: ghosts?.ghostIds, bindings: ghosts?.bindings });
+    const order = this.inserted++;
+    this.entries.set(key, { generation, value, ghostIds: ghosts?.ghostIds, bindings: ghosts?.bindings, order });
   }
 }

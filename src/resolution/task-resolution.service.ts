@@ -83,7 +83,8 @@ export class TaskResolutionService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
-    this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries);
+    // Read on every request for a task, the 304s first: hits mostly leave the entry where it is.
+    this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries, { lazy: true });
     this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
   }
 

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AllowTaskToken, CurrentPrincipal, CurrentUser } from '../auth/auth.decorators';
+import { AllowTaskToken, AuthenticatedRequest, CurrentUser, principalOf } from '../auth/auth.decorators';
 import type { Principal, UserPrincipal } from '../auth/principal';
 import { ApiErrors, JSON_BODY_ERRORS, TASK_NOT_FOUND } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
@@ -14,6 +14,8 @@ import { ExecutionRequestBody, ExecutionRequestDto, TaskSkillsDto } from './dto/
 import { ExecutionRequestsService } from './execution-requests.service';
 import { taskSkillsJson } from './resolution.mapper';
 import { TaskResolutionService } from './task-resolution.service';
+
+const taskIdPipe = new TaskIdPipe();
 
 function notModified(res: Response, fingerprint: string): undefined {
   res.setHeader('ETag', quoteEtag(fingerprint));
@@ -51,16 +53,32 @@ export class TaskSkillsController {
   @ApiOkResponse({ type: TaskSkillsDto, description: 'The resolution; ETag: the quoted fingerprint' })
   @ApiNotModifiedResponse({ description: 'The fingerprint matches If-None-Match' })
   @ApiIfNoneMatch()
+  @ApiParam({ name: 'id', required: true })
   @ApiErrors(TASK_NOT_FOUND)
-  async skills(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', TaskIdPipe) id: number,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
+  // The caller, the id and If-None-Match are read from the request here rather than declared as
+  // parameters: Nest runs every pipe of a @Param or custom-decorator parameter, the global
+  // validation pipe first, through its own promises on each request, and a 304 does little else.
+  // The id goes through TaskIdPipe all the same, before any header is set, and @ApiParam
+  // documents it as @Param did.
+  skills(
+    @Req() req: AuthenticatedRequest,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<string | undefined> {
+  ): string | undefined | Promise<string | undefined> {
+    const id = taskIdPipe.transform(req.params.id as string);
+    const principal = principalOf(req);
+    const ifNoneMatch = req.headers['if-none-match'];
     res.setHeader('Cache-Control', 'private, no-cache');
     const known = ifNoneMatch ? this.resolution.knownFingerprint(principal, id) : undefined;
     if (known && ifNoneMatchHits(ifNoneMatch, known)) return notModified(res, known);
+    return this.resolved(principal, id, ifNoneMatch, res);
+  }
+
+  private async resolved(
+    principal: Principal,
+    id: number,
+    ifNoneMatch: string | undefined,
+    res: Response,
+  ): Promise<string | undefined> {
     const resolved = await this.resolution.resolve(principal, id);
     if (ifNoneMatchHits(ifNoneMatch, resolved.fingerprint)) return notModified(res, resolved.fingerprint);
     res.setHeader('ETag', quoteEtag(resolved.fingerprint));

@@ -73,6 +73,46 @@ describe('GenerationCache', () => {
     expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k))).toEqual([97, undefined, 99, 100]);
   });
 
+  it('with lazy order, moves an entry on a hit only once half the capacity was put after it', () => {
+    const changes = new ChangeGeneration();
+    const cache = new GenerationCache<number>(changes, 4, { lazy: true });
+    for (const k of ['a', 'b', 'c', 'd']) cache.set(k, k.charCodeAt(0), changes.current());
+    expect(cache.get('c')).toBe(99); // one entry put after it: left where it is
+    expect(cache.get('b')).toBe(98); // two: still in the newer half
+    expect(cache.recentKeys(10)).toEqual(['d', 'c', 'b', 'a']);
+    expect(cache.get('a')).toBe(97); // three: moved to the back
+    expect(cache.recentKeys(10)).toEqual(['a', 'd', 'c', 'b']);
+    cache.set('e', 101, changes.current()); // drops b, the least recently moved
+    expect(cache.recentKeys(10)).toEqual(['e', 'a', 'd', 'c']);
+    cache.set('f', 102, changes.current()); // drops c: read while in the newer half, never moved since
+    expect(cache.recentKeys(10)).toEqual(['f', 'e', 'a', 'd']);
+  });
+
+  it('with lazy order, never drops an entry read at least every half capacity, less one, of insertions', () => {
+    const changes = new ChangeGeneration();
+    const cache = new GenerationCache<number>(changes, 10, { lazy: true });
+    cache.set('hot', 0, changes.current());
+    for (let i = 0; i < 200; i++) {
+      cache.set(`cold${i}`, i, changes.current());
+      if (i % 4 === 3) expect(cache.get('hot')).toBe(0);
+    }
+    // The cold ones went out oldest first: the last 9 are there, the one before them is not.
+    expect(cache.recentKeys(20).filter((k) => k !== 'hot')).toEqual(
+      Array.from({ length: 9 }, (_, i) => `cold${199 - i}`),
+    );
+  });
+
+  it('with lazy order, drops a stale entry on a hit and serves the new one after', () => {
+    const changes = new ChangeGeneration();
+    const cache = new GenerationCache<number>(changes, 4, { lazy: true });
+    cache.set('k', 1, changes.current());
+    changes.bump();
+    expect(cache.get('k')).toBeUndefined();
+    cache.set('k', 2, changes.current());
+    expect(cache.get('k')).toBe(2);
+    expect(cache.recentKeys(10)).toEqual(['k']);
+  });
+
   it('keeps nothing when its size is 0', () => {
     const changes = new ChangeGeneration();
     const cache = new GenerationCache<number>(changes, 0);

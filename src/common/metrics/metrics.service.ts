@@ -26,6 +26,11 @@ export class MetricsService {
   readonly registry = new Registry();
   private readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly cacheLookups: Counter<'cache' | 'result'>;
+  /**
+   * The resolution cache's lookups since the counter was last read: one is counted on every
+   * request for a task's skills, 304s included, and a labelled inc() hashes its labels each time.
+   */
+  private readonly resolutionLookups = { hit: 0, miss: 0 };
   private readonly packagesRejected: Counter<'code'>;
   private readonly authFailures: Counter<'reason'>;
   private readonly rateLimitedRequests: Counter<'reason'>;
@@ -40,11 +45,19 @@ export class MetricsService {
       buckets: DURATION_BUCKETS,
       registers,
     });
+    const resolutionLookups = this.resolutionLookups;
     this.cacheLookups = new Counter({
       name: `${PREFIX}cache_lookups_total`,
       help: 'Lookups in the in-memory caches, by cache and result (hit or miss)',
       labelNames: ['cache', 'result'],
       registers,
+      // Before every read of the counter (a scrape): the resolution lookups counted since the last.
+      collect() {
+        for (const result of ['hit', 'miss'] as const) {
+          if (resolutionLookups[result] > 0) this.inc({ cache: 'resolution', result }, resolutionLookups[result]);
+          resolutionLookups[result] = 0;
+        }
+      },
     });
     this.packagesRejected = new Counter({
       name: `${PREFIX}packages_rejected_total`,
@@ -86,7 +99,7 @@ export class MetricsService {
 
   /** A lookup of a task's resolution in the resolution cache. */
   resolutionCache(hit: boolean): void {
-    this.cacheLookups.inc({ cache: 'resolution', result: hit ? 'hit' : 'miss' });
+    this.resolutionLookups[hit ? 'hit' : 'miss']++;
   }
 
   /** A lookup of what a team's ghosts reach, by a resolution nobody had cached. */
