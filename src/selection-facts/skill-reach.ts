@@ -2,7 +2,7 @@
 // same for every task of the team, so it can be kept per team) and what the task adds (its
 // subscription, its labels, a message). Pure functions over the loaded facts; the skill query
 // (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
-import { DEFAULT_NAMESPACE, isNamespaceName } from '../access';
+import { DEFAULT_NAMESPACE, isNamespaceName, isRowNumber, isSkillName } from '../access';
 import { ExplicitSelection, parseTaskSelections, pinnedVersion, SkillFacts } from '../resolver';
 import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
 
@@ -55,7 +55,12 @@ export function taskReach(facts: TaskSelectionFacts, message: Message | null): S
   if (message) explicit(message.selections);
   // Bindings reach their skills by id: the resolver decides which apply.
   const ids = facts.bindings.map((b) => b.skillId);
-  return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
+  // Personal skills only of those who act: the subscription's owner, the creator (labels and
+  // bindings) and the message's caller.
+  const personalOwners = [facts.task.ownerUserId];
+  if (facts.subscription) personalOwners.push(facts.subscription.ownerUserId);
+  if (message) personalOwners.push(message.callerUserId);
+  return { names, namespaces, ids, versions, personalOwners };
 }
 
 /** Everything the task's resolution may look at. */
@@ -72,6 +77,64 @@ export function unionReach(a: SkillReach, b: SkillReach): SkillReach {
     versions: [...a.versions, ...b.versions],
     personalOwners: [...a.personalOwners, ...b.personalOwners],
   };
+}
+
+/** The skill query's arguments for `reach`: each value once, and only values a row could hold. */
+export interface ReachArguments {
+  ids: number[];
+  names: string[];
+  /** Group namespaces: personal skills are reached through their owners only (`default` would reach everyone's). */
+  groups: string[];
+  owners: number[];
+  versions: number[];
+}
+
+export function reachArguments(reach: SkillReach): ReachArguments {
+  return {
+    ids: [...new Set(reach.ids)].filter(isRowNumber),
+    names: [...new Set(reach.names)].filter(isSkillName),
+    groups: [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n)),
+    owners: [...new Set(reach.personalOwners)].filter(isRowNumber),
+    versions: [...new Set(reach.versions)].filter(isRowNumber),
+  };
+}
+
+/**
+ * Skills the task's own statement looked up ahead, for arguments read from the stored values as
+ * they are (every string in the labels' JSON texts a name and a namespace), before those values
+ * were parsed: a superset of what the task's own sources reach, whenever the stored values are
+ * well formed.
+ */
+export interface LookedAhead {
+  arguments: ReachArguments;
+  skills: SkillFacts[];
+}
+
+/**
+ * The skills the skill query would answer for `reach`, taken from what was looked up ahead when
+ * that covers it: every id, name, group and owner of `reach` among the ones looked up with, and the
+ * same pinned versions (they decide which versions every skill comes with). Undefined when it does
+ * not cover it: the skill query must run.
+ */
+export function fromLookedAhead(ahead: LookedAhead | undefined, reach: SkillReach): SkillFacts[] | undefined {
+  if (!ahead) return undefined;
+  const wanted = reachArguments(reach);
+  const had = ahead.arguments;
+  const covers = <T>(some: T[], all: T[]): boolean => {
+    const set = new Set(all);
+    return some.every((v) => set.has(v));
+  };
+  if (
+    !covers(wanted.ids, had.ids) ||
+    !covers(wanted.names, had.names) ||
+    !covers(wanted.groups, had.groups) ||
+    !covers(wanted.owners, had.owners) ||
+    wanted.versions.length !== new Set(had.versions).size ||
+    !covers(wanted.versions, had.versions)
+  ) {
+    return undefined;
+  }
+  return ahead.skills.filter(reachFilter(reach));
 }
 
 /** Nothing to look up: no name and no id. */

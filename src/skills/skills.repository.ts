@@ -48,19 +48,22 @@ const VERSION_COLUMNS = `v.skill_id, v.version, v.content_hash, v.revision, v.si
  * Skills `$1` (ids) with their latest versions and tags, one row each, in one statement: the
  * version by the primary key at latestVersionSql, the tags as one JSON object.
  */
-const WITH_LATEST_SQL = `
+/** Skills with their latest version and their tags, one row each, for the skills `condition` (on `s`) keeps. */
+function withLatestSql(condition: string): string {
+  return `
   SELECT s.id, s.name, s.namespace, s.is_public, s.owner_user_id, s.created_by_user_id, s.description,
          s.latest_version, s.created_at, s.updated_at, s.deleted_at, ${VERSION_COLUMNS},
          (SELECT json_object_agg(t.tag, t.version ORDER BY t.tag) FROM skill_tags t WHERE t.skill_id = s.id) AS tags
     FROM skills s
     JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${latestVersionSql('s')}
-   WHERE s.id = ANY($1::int[])`;
+   WHERE ${condition}`;
+}
 
-/** One skill by id, as WITH_LATEST_SQL reads it: the one-row read's only statement. */
-const SKILL_WITH_LATEST: PreparedStatement = {
-  name: 'skill_with_latest',
-  text: WITH_LATEST_SQL.replace('= ANY($1::int[])', '= $1'),
-};
+/** The skills of the ids in $1. */
+const WITH_LATEST_SQL = withLatestSql('s.id = ANY($1::int[])');
+
+/** One skill by id: the one-row read's only statement. */
+const SKILL_WITH_LATEST: PreparedStatement = { name: 'skill_with_latest', text: withLatestSql('s.id = $1') };
 
 interface WithLatestRow {
   id: number;

@@ -1,4 +1,5 @@
 import { countingQueries } from '../support/app-queries';
+import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
@@ -61,7 +62,8 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
     const b = await read(second.id);
     const c = await read(own.id, bob);
     expect(b.queries).toBe(a.queries - 1);
-    expect(c.queries).toBe(a.queries);
+    // Bob's selection is looked up in the task's own statement: the team's entry leaves nothing else.
+    expect(c.queries).toBe(a.queries - 1);
     expect(b.body.skill_refs['ts-pdf'].version).toBe(1);
     expect(b.body.skill_refs['ts-pdf'].pinned).toBe(true);
     expect(c.body.skill_refs['ts-csv'].namespace).toBe('default');
@@ -137,5 +139,109 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
     const again = await read(x2.id);
     expect(again.body.skills).toEqual(['ts-x']);
     expect(again.queries).toBe(full.queries - 1);
+  });
+
+  describe("a task's own selections, looked up in its own statement when the team's entry is there", () => {
+    let team: { id: number };
+    let warm: number;
+    let fmt: { id: number };
+    let notes: { id: number };
+    let bound: { id: number };
+
+    const sql = (text: string, params: unknown[] = []) => withClient(t.db.url, (c) => c.query(text, params));
+
+    beforeAll(async () => {
+      fmt = await s.skill(ADMIN_KEY, 'la-fmt', 'public');
+      notes = await s.skill(alice, 'la-notes', 'ts');
+      await s.newVersion(alice, notes.id, 'la-notes', 'second');
+      await s.skill(alice, 'la-mine');
+      bound = await s.skill(ADMIN_KEY, 'la-bound', 'public');
+      ({ team } = await s.teamWithGhost(alice, 'la-team', ['la-fmt', 'la-notes'], ['la-fmt'], 'ts'));
+      warm = (await s.task(alice, { team_id: team.id })).id;
+    });
+
+    const refs = (...names: Array<[string, string, boolean]>): string =>
+      JSON.stringify(names.map(([name, namespace, is_public]) => ({ name, namespace, is_public })));
+
+    /** A task of the team with `labels` stored as they are, and a subscription's refs when given. */
+    async function taskWith(labels: unknown, subscriptionRefs?: unknown): Promise<number> {
+      let taskId: number;
+      if (subscriptionRefs) {
+        const sub = await s.post(alice, '/api/subscriptions', {
+          name: `la-${Date.now()}`,
+          namespace: 'ts',
+          team_id: team.id,
+        });
+        taskId = (await s.post(alice, `/api/subscriptions/${sub.id}/executions`, {})).task_id;
+        const stored = typeof subscriptionRefs === 'string' ? subscriptionRefs : JSON.stringify(subscriptionRefs);
+        await sql('UPDATE subscriptions SET skill_refs = $2::jsonb WHERE id = $1', [sub.id, stored]);
+      } else {
+        taskId = (await s.task(alice, { team_id: team.id })).id;
+      }
+      await sql('UPDATE tasks SET labels = $2::jsonb WHERE id = $1', [taskId, JSON.stringify(labels)]);
+      return taskId;
+    }
+
+    it.each<[string, unknown, unknown, number]>([
+      [
+        'explicit refs of every scope',
+        {
+          requestedSkillRefs: refs(
+            ['la-fmt', 'default', true],
+            ['la-notes', 'ts', false],
+            ['la-mine', 'default', false],
+          ),
+        },
+        undefined,
+        1,
+      ],
+      ['names (additionalSkills)', { additionalSkills: '["la-mine","la-notes"]' }, undefined, 1],
+      [
+        "a subscription pinning a version, and the task's refs",
+        { requestedSkillRefs: refs(['la-mine', 'default', false]) },
+        [{ name: 'la-notes', namespace: 'ts', is_public: false, version: 1 }],
+        1,
+      ],
+      [
+        'a name written with a JSON escape (looked up by the skill query)',
+        { additionalSkills: '["la-\\u006dine"]' },
+        undefined,
+        2,
+      ],
+      [
+        'a subscription version written as 1.0 (looked up by the skill query)',
+        {},
+        '[{"name": "la-notes", "namespace": "ts", "is_public": false, "version": 1.0}]',
+        2,
+      ],
+      ['labels that are not JSON', { additionalSkills: '[oops', requestedSkillRefs: '{' }, undefined, 1],
+      ['labels that are not an object', ['additionalSkills'], undefined, 1],
+    ])('%s: the answer a full load gives', async (_what, labels, subscriptionRefs, statements) => {
+      const taskId = await taskWith(labels, subscriptionRefs);
+      await read(warm);
+      const ahead = await read(taskId);
+      const known = await read(warm);
+      // The task's statement, plus the skill query where what it looked up does not cover the reach.
+      expect(ahead.queries - known.queries).toBe(statements - 1);
+      await unrelatedWrite(`la-${taskId}`);
+      const full = await read(taskId);
+      expect(ahead.body).toEqual(full.body);
+      expect(ahead.body.skill_refs['la-fmt'].skill_id).toBe(fmt.id);
+    });
+
+    it("the creator's bindings, and a change to one, are in the same statement", async () => {
+      const taskId = await taskWith({ requestedSkillRefs: refs(['la-mine', 'default', false]) });
+      await read(warm);
+      // A task with nothing of its own to look up, the team's entry there: the task's statement alone.
+      const known = await read(warm);
+      await s.put(alice, `/api/users/me/skill-bindings/${bound.id}`, { preload: true }, 201);
+      await read(warm);
+      const ahead = await read(taskId);
+      expect(ahead.queries).toBe(known.queries);
+      expect(ahead.body.preload_skill_refs['la-bound'].skill_id).toBe(bound.id);
+      await unrelatedWrite('la-bound');
+      expect((await read(taskId)).body).toEqual(ahead.body);
+      expect((await t.http.delete(`/api/users/me/skill-bindings/${bound.id}`).set(as(alice.key))).status).toBe(204);
+    });
   });
 });
