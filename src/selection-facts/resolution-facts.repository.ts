@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DEFAULT_NAMESPACE, GroupRole, isRowNumber } from '../access';
+import { DEFAULT_NAMESPACE, GroupRole, isNamespaceName, isRowNumber, isSkillName } from '../access';
 import {
   BINDING_EXCEPTION_TYPES,
   BindingException,
@@ -25,7 +25,6 @@ import {
 } from '../resolver';
 import type { Requires } from '../policy';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
-import { LookedAhead, ReachArguments, reachArguments } from './skill-reach';
 
 /** What may be reached: names in scopes, plus stored refs by id, plus pinned version numbers. */
 export interface SkillReach {
@@ -37,6 +36,37 @@ export interface SkillReach {
   ids: Iterable<number>;
   /** Version numbers pinned anywhere (loaded for every candidate skill). */
   versions: Iterable<number>;
+}
+
+/** The skill query's arguments for `reach`: each value once, and only values a row could hold. */
+export interface ReachArguments {
+  ids: number[];
+  names: string[];
+  /** Group namespaces: personal skills are reached through their owners only (`default` would reach everyone's). */
+  groups: string[];
+  owners: number[];
+  versions: number[];
+}
+
+export function reachArguments(reach: SkillReach): ReachArguments {
+  return {
+    ids: [...new Set(reach.ids)].filter(isRowNumber),
+    names: [...new Set(reach.names)].filter(isSkillName),
+    groups: [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n)),
+    owners: [...new Set(reach.personalOwners)].filter(isRowNumber),
+    versions: [...new Set(reach.versions)].filter(isRowNumber),
+  };
+}
+
+/**
+ * Skills the task's own statement looked up ahead, for arguments read from the stored values as
+ * they are (every string in the labels' JSON texts a name and a namespace), before those values
+ * were parsed: a superset of what the task's own sources reach, whenever the stored values are
+ * well formed.
+ */
+export interface LookedAhead {
+  arguments: ReachArguments;
+  skills: SkillFacts[];
 }
 
 export interface TaskSelectionFacts {

@@ -2,9 +2,12 @@
 // same for every task of the team, so it can be kept per team) and what the task adds (its
 // subscription, its labels, a message). Pure functions over the loaded facts; the skill query
 // (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
-import { DEFAULT_NAMESPACE, isNamespaceName, isRowNumber, isSkillName } from '../access';
+import { DEFAULT_NAMESPACE, isNamespaceName } from '../access';
 import { ExplicitSelection, parseTaskSelections, pinnedVersion, SkillFacts } from '../resolver';
-import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
+import { LookedAhead, reachArguments, type SkillReach, type TaskSelectionFacts } from './resolution-facts.repository';
+
+export { reachArguments } from './resolution-facts.repository';
+export type { LookedAhead, ReachArguments } from './resolution-facts.repository';
 
 export interface Message {
   callerUserId: number;
@@ -77,37 +80,6 @@ export function unionReach(a: SkillReach, b: SkillReach): SkillReach {
     versions: [...a.versions, ...b.versions],
     personalOwners: [...a.personalOwners, ...b.personalOwners],
   };
-}
-
-/** The skill query's arguments for `reach`: each value once, and only values a row could hold. */
-export interface ReachArguments {
-  ids: number[];
-  names: string[];
-  /** Group namespaces: personal skills are reached through their owners only (`default` would reach everyone's). */
-  groups: string[];
-  owners: number[];
-  versions: number[];
-}
-
-export function reachArguments(reach: SkillReach): ReachArguments {
-  return {
-    ids: [...new Set(reach.ids)].filter(isRowNumber),
-    names: [...new Set(reach.names)].filter(isSkillName),
-    groups: [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n)),
-    owners: [...new Set(reach.personalOwners)].filter(isRowNumber),
-    versions: [...new Set(reach.versions)].filter(isRowNumber),
-  };
-}
-
-/**
- * Skills the task's own statement looked up ahead, for arguments read from the stored values as
- * they are (every string in the labels' JSON texts a name and a namespace), before those values
- * were parsed: a superset of what the task's own sources reach, whenever the stored values are
- * well formed.
- */
-export interface LookedAhead {
-  arguments: ReachArguments;
-  skills: SkillFacts[];
 }
 
 /**
