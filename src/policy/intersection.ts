@@ -202,9 +202,12 @@ export function* checkCallSteps(
     .filter((rule) => !rule.head.bare);
   if (constraining.length === 0) return verdict(null);
   if (call.command === undefined) return verdict('COMMAND_NOT_ALLOWED', constraining);
+  // Reading the command and cutting it into code points are linear in it: a slice each.
+  yield;
   if (readSimpleCommand(call.command) === null) return verdict('COMMAND_COMPOUND', constraining);
-
+  yield;
   const text = codePointsOf(trimBlanks(call.command));
+  yield;
   let work = 0;
   let sinceYield = 0;
   for (const rule of constraining) {

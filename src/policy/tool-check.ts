@@ -145,6 +145,7 @@ export function* toolCheckSteps(
     },
   };
   if (request.call !== undefined) {
+    yield;
     const budget = options.matchBudget ?? DEFAULT_MATCH_BUDGET;
     answer.call = yield* checkCallSteps(compiled, request.call, request.tools, budget);
   }

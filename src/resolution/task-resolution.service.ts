@@ -74,6 +74,12 @@ export class TaskResolutionService {
    * the team's ghosts changes.
    */
   private readonly teams: GenerationCache<TeamFacts>;
+  /**
+   * Resolutions being computed, by reader key: a request that finds one begun with nothing
+   * changed since waits for it instead of computing it again (what the cache would serve it a
+   * moment later), so a burst of requests for one task costs one resolution.
+   */
+  private readonly computing = new Map<string, { started: Started; resolution: Promise<Resolution> }>();
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -108,9 +114,26 @@ export class TaskResolutionService {
     if (cacheable) this.metrics.resolutionCache(cached !== undefined);
     if (cached) return cached;
     const started: Started = { generation: this.changes.current(), ghostChangesSeen: this.changes.ghostChangesSeen() };
-    const { resolution, ghostIds, bindings } = await this.compute(principal, taskId, message, started, manager);
-    if (cacheable) this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started, bindings });
-    return resolution;
+    if (!cacheable) return (await this.compute(principal, taskId, message, started, manager)).resolution;
+    const begun = this.computing.get(key);
+    if (
+      begun &&
+      this.changes.isCurrent(begun.started.generation) &&
+      begun.started.ghostChangesSeen === started.ghostChangesSeen
+    ) {
+      return begun.resolution;
+    }
+    const resolution = this.compute(principal, taskId, message, started).then(({ resolution, ghostIds, bindings }) => {
+      this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started, bindings });
+      return resolution;
+    });
+    const entry = { started, resolution };
+    this.computing.set(key, entry);
+    try {
+      return await resolution;
+    } finally {
+      if (this.computing.get(key) === entry) this.computing.delete(key);
+    }
   }
 
   private async compute(

@@ -1,24 +1,24 @@
 // The tool policy of a task's resolved set (docs/tool-policy.md#tool-check, and VeADK's document):
 // both answers are computed by the pure policy module over the resolution the task-skills route
 // serves, so they can never disagree.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { buildRemoteSkillsManifest, CompiledPolicyCache, ToolCheckOutcome, toolCheckSteps } from '../policy';
+import { buildRemoteSkillsManifest, CompiledPolicyCache, toolCheckSteps } from '../policy';
 import { ResolutionFactsRepository, versionKey } from '../selection-facts/resolution-facts.repository';
 import { RemoteSkillsDto, ToolCheckAnswerDto, ToolCheckBody } from './dto/tool-policy.dto';
 import { toRemoteSkillsDto, toToolCheckAnswerDto } from './tool-policy.mapper';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
+import { SharedTurns } from '../common/shared-turns';
 
 /**
- * How long the checks running at once may run, together, before they let other work in (a slice
- * of a check is far shorter): each of n running checks takes 1/n of it per turn of the loop.
+ * How long the checks running at once may run, together, in one turn of the event loop, before
+ * they let other work in (a slice of a check is far shorter).
  */
-const RUN_FOR_MS = 5;
+const RUN_FOR_MS = 2;
 
 export type RemoteSkillsAnswer =
   { notModified: true; fingerprint: string } | { notModified: false; fingerprint: string; document: RemoteSkillsDto };
@@ -28,8 +28,8 @@ export class TaskToolPolicyService {
   /** Versions are immutable, so each one's allowed-tools is compiled once. */
   private readonly compiled: CompiledPolicyCache;
   private readonly matchBudget: number;
-  /** Checks between their first and last slice. */
-  private running = 0;
+  /** Every check in flight takes its slices from this one queue (docs/tool-policy.md#budget). */
+  private readonly turns = new SharedTurns(RUN_FOR_MS);
 
   constructor(
     private readonly resolution: TaskResolutionService,
@@ -49,8 +49,6 @@ export class TaskToolPolicyService {
     const resolution = await this.resolution.resolve(principal, taskId);
     const resolved = { ...resolution.skill_refs, ...resolution.preload_skill_refs };
     const call = body.call && { tool: body.call.tool, command: body.call.command };
-    // Requests that arrived together were parsed in one turn of the loop: let others in between them.
-    await nextTurn();
     const steps = toolCheckSteps(
       resolved,
       resolution.preload_skills,
@@ -61,30 +59,13 @@ export class TaskToolPolicyService {
           this.compiled.get(`${ref.skill_id}:${ref.version}:${ref.content_hash ?? ''}`, ref.allowed_tools),
       },
     );
-    const outcome = await this.run(steps);
+    // The first slice runs in a later turn: requests that arrived together were parsed in one.
+    const outcome = await this.turns.run(steps);
     if (!outcome.ok) {
       const { code, message, details } = outcome.rejection;
       throw new DomainError(code, [message], details);
     }
     return toToolCheckAnswerDto(outcome.answer);
-  }
-
-  /** Runs a check's steps, giving the event loop back between slices. */
-  private async run(steps: Generator<void, ToolCheckOutcome>): Promise<ToolCheckOutcome> {
-    this.running += 1;
-    try {
-      let since = performance.now();
-      for (;;) {
-        const next = steps.next();
-        if (next.done) return next.value;
-        if (performance.now() - since >= RUN_FOR_MS / this.running) {
-          await nextTurn();
-          since = performance.now();
-        }
-      }
-    } finally {
-      this.running -= 1;
-    }
   }
 
   /**

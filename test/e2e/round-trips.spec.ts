@@ -64,6 +64,22 @@ describe('GET /api/tasks/{id}/skills costs a constant number of round trips', ()
     expect(small.count).toBeLessThanOrEqual(4);
     expect(large.count).toBe(small.count);
   });
+
+  it('four requests at once for a task nobody resolved yet cost the statements of one', async () => {
+    // The key is verified (and cached) before each count: what is counted is the resolution's.
+    const verified = () => t.http.get('/api/ghosts').set(as(alice.key)).expect(200);
+    const single = await taskWith(1, 5, 'alone');
+    await verified();
+    const alone = await roundTrips(single);
+    const burst = await taskWith(1, 5, 'burst');
+    await verified();
+    const { result, queries } = await countingQueries(() =>
+      Promise.all(Array.from({ length: 4 }, () => t.http.get(`/api/tasks/${burst}/skills`).set(as(alice.key)))),
+    );
+    expect(result.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(result.map((res) => res.text)).size).toBe(1);
+    expect({ queries, names: result[0].body.skills.length }).toEqual({ queries: alone.count, names: alone.names });
+  });
 });
 
 describe('GET /api/skills/{id} is one statement, and one more for a group skill (the reader role)', () => {
