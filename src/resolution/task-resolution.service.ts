@@ -20,11 +20,13 @@ import {
   SkillFacts,
 } from '../resolver';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
-import { ResolutionFactsRepository, SkillReach, TaskFactsRead } from '../selection-facts/resolution-facts.repository';
 import {
-  fromLookedAhead,
+  ResolutionFactsRepository,
+  TaskFactsRead,
+  TaskSelectionFacts,
+} from '../selection-facts/resolution-facts.repository';
+import {
   ghostReach,
-  LookedAhead,
   Message,
   reachesNothing,
   reachFilter,
@@ -173,10 +175,10 @@ export class TaskResolutionService {
     principal: Principal,
     taskId: number,
     manager?: EntityManager,
-  ): Promise<{ facts: TaskFactsRead; team?: TeamFacts }> {
-    if (manager) return { facts: await this.readableFacts(principal, taskId, manager, [], true) };
+  ): Promise<{ facts: TaskSelectionFacts; team?: TeamFacts }> {
+    if (manager) return { facts: await this.readableFacts(principal, taskId, manager) };
     const known = this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number);
-    const read = await this.readableFacts(principal, taskId, undefined, known, true);
+    const read = await this.readableFacts(principal, taskId, undefined, known);
     if (!read.team) return { facts: read };
     const team = read.teamKnown ? this.teams.get(String(read.team.id)) : undefined;
     this.metrics.teamSkillsCache(team !== undefined);
@@ -193,7 +195,7 @@ export class TaskResolutionService {
    * selections may reach, or with the team's entry (its ghosts decided) only what the task adds.
    */
   private async loadSkills(
-    facts: TaskFactsRead,
+    facts: TaskSelectionFacts,
     team: TeamFacts | undefined,
     message: Message | null,
     started: Started,
@@ -201,9 +203,9 @@ export class TaskResolutionService {
   ): Promise<{ skills: SkillFacts[]; team?: TeamFacts }> {
     const own = taskReach(facts, message);
     // The ghosts have decided already: only the sources above them look skills up.
-    if (team) return { skills: await this.skillsOf(own, facts.ahead), team };
+    if (team) return { skills: reachesNothing(own) ? [] : await this.facts.loadSkills(own), team };
     const ghosts = ghostReach(facts);
-    const skills = await this.skillsOf(unionReach(ghosts, own), facts.ahead, manager);
+    const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
     // Inside a transaction nothing is kept; with the teams' entries off there is nowhere to keep it.
     if (manager || !facts.team || !this.teams.keeps) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
@@ -223,16 +225,6 @@ export class TaskResolutionService {
     return { skills, team: entry };
   }
 
-  /** What the skill query answers for `reach`: from the task's statement when it looked far enough ahead. */
-  private async skillsOf(
-    reach: SkillReach,
-    ahead: LookedAhead | undefined,
-    manager?: EntityManager,
-  ): Promise<SkillFacts[]> {
-    if (reachesNothing(reach)) return [];
-    return fromLookedAhead(ahead, reach) ?? this.facts.loadSkills(reach, manager);
-  }
-
   /**
    * The task's facts when the principal may read it: a token only its own task, a user per docs/api.md#access.
    * With `knownTeams`, see ResolutionFactsRepository.loadTaskFacts.
@@ -242,16 +234,15 @@ export class TaskResolutionService {
     taskId: number,
     manager?: EntityManager,
     knownTeams: number[] = [],
-    lookAhead = false,
   ): Promise<TaskFactsRead> {
     if (principal.kind === 'task_token') {
       const facts = tokenReadsTask(principal, taskId)
-        ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager, lookAhead)
+        ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager)
         : null;
       if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
       return facts;
     }
-    const facts = await this.facts.loadTaskFacts(taskId, [principal.userId], knownTeams, manager, lookAhead);
+    const facts = await this.facts.loadTaskFacts(taskId, [principal.userId], knownTeams, manager);
     if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
     const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
     if (!canReadTask(principal, facts.task, effectiveRole(identity.directRoles, facts.task.namespace))) {

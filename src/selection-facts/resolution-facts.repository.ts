@@ -38,37 +38,6 @@ export interface SkillReach {
   versions: Iterable<number>;
 }
 
-/** The skill query's arguments for `reach`: each value once, and only values a row could hold. */
-export interface ReachArguments {
-  ids: number[];
-  names: string[];
-  /** Group namespaces: personal skills are reached through their owners only (`default` would reach everyone's). */
-  groups: string[];
-  owners: number[];
-  versions: number[];
-}
-
-export function reachArguments(reach: SkillReach): ReachArguments {
-  return {
-    ids: [...new Set(reach.ids)].filter(isRowNumber),
-    names: [...new Set(reach.names)].filter(isSkillName),
-    groups: [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n)),
-    owners: [...new Set(reach.personalOwners)].filter(isRowNumber),
-    versions: [...new Set(reach.versions)].filter(isRowNumber),
-  };
-}
-
-/**
- * Skills the task's own statement looked up ahead, for arguments read from the stored values as
- * they are (every string in the labels' JSON texts a name and a namespace), before those values
- * were parsed: a superset of what the task's own sources reach, whenever the stored values are
- * well formed.
- */
-export interface LookedAhead {
-  arguments: ReachArguments;
-  skills: SkillFacts[];
-}
-
 export interface TaskSelectionFacts {
   task: { id: number; teamId: number; ownerUserId: number; namespace: string; labels: Record<string, string> };
   /** Null when the team is deleted. */
@@ -87,7 +56,7 @@ export interface TaskSelectionFacts {
  * A task's facts read with `knownTeams`: when its team is one of them, `ghosts` and `ghostIds` are
  * empty and `identities` lacks the ghosts' owners (the caller has them); `teamKnown` says so.
  */
-export type TaskFactsRead = TaskSelectionFacts & { teamKnown: boolean; ahead?: LookedAhead };
+export type TaskFactsRead = TaskSelectionFacts & { teamKnown: boolean };
 
 interface TaskRow {
   task: TaskSelectionFacts['task'] | null;
@@ -109,7 +78,6 @@ interface TaskRow {
   ghost_ids: number[] | null;
   team_known: boolean | null;
   bindings: BindingRow[] | null;
-  ahead: (ReachArguments & { skills: SkillRow[] | null }) | null;
 }
 
 interface BindingRow {
@@ -203,36 +171,7 @@ const TASK_SELECTIONS: PreparedStatement = {
                     FROM bd CROSS JOIN LATERAL (SELECT s.name, s.namespace, s.is_public FROM skills s
                                                  WHERE s.id = bd.skill_id AND s.deleted_at IS NULL LIMIT 1) s),
         ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
-                             UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids),
-        -- Looked up ahead when $4 asks and the team's ghosts need no lookup (decided already, or
-        -- none): the skills the task's own sources may reach, for every string of its labels' JSON
-        -- texts taken as a name and as a namespace, the latest subscription's refs, the bound ids
-        -- and every identity above as owners. The service takes them only when they cover the reach
-        -- it computes from the parsed values (fromLookedAhead), so the strings need only be a
-        -- superset for well-formed labels.
-        ahead AS (SELECT 1 FROM t
-                   WHERE $4::boolean AND NOT EXISTS (SELECT 1 FROM tm WHERE NOT tm.deleted AND NOT tm.known)),
-        sub_refs AS (SELECT r.elem
-                       FROM ahead,
-                            (SELECT skill_refs, deleted FROM sub ORDER BY execution_id DESC LIMIT 1) l,
-                            jsonb_array_elements(CASE WHEN jsonb_typeof(l.skill_refs) = 'array'
-                                                      THEN l.skill_refs ELSE '[]'::jsonb END) AS r(elem)
-                      WHERE NOT l.deleted),
-        label_strings AS (SELECT m[1] AS value
-                            FROM ahead, t,
-                                 unnest(ARRAY[t.labels->>'requestedSkillRefs', t.labels->>'additionalSkills']) AS x(text),
-                                 regexp_matches(x.text, '"((?:[^"\\\\]|\\\\.)*)"', 'g') AS m),
-        ahead_args AS (SELECT array(SELECT DISTINCT skill_id FROM bound) AS ids,
-                              array(SELECT value FROM label_strings
-                                    UNION SELECT elem->>'name' FROM sub_refs WHERE elem->>'name' IS NOT NULL) AS names,
-                              array(SELECT value FROM label_strings
-                                    UNION SELECT elem->>'namespace' FROM sub_refs WHERE elem->>'namespace' IS NOT NULL
-                                    UNION SELECT namespace FROM tm WHERE NOT tm.deleted) AS groups,
-                              ids.ids AS owners,
-                              array(SELECT DISTINCT CASE WHEN elem->>'version' ~ '^[0-9]{1,9}$'
-                                                         THEN (elem->>'version')::int END
-                                      FROM sub_refs WHERE elem->>'version' ~ '^[0-9]{1,9}$') AS versions
-                         FROM ahead, ids)
+                             UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
    SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
                                     'namespace', namespace, 'labels', labels) FROM t) AS task,
           (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
@@ -241,12 +180,7 @@ const TASK_SELECTIONS: PreparedStatement = {
           (${USERS_JSON}) AS users,
           (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids,
           (SELECT known FROM tm) AS team_known,
-          (SELECT json_agg(bound) FROM bound) AS bindings,
-          (SELECT json_build_object('ids', a.ids, 'names', a.names, 'groups', a.groups, 'owners', a.owners,
-                                    'versions', a.versions,
-                                    'skills', (SELECT json_agg(r) FROM resolution_reached_skills(
-                                                 a.ids, a.names, a.groups, a.owners, a.versions) r))
-             FROM ahead_args a) AS ahead
+          (SELECT json_agg(bound) FROM bound) AS bindings
      FROM ids`,
 };
 
@@ -279,17 +213,13 @@ export class ResolutionFactsRepository {
     extraUserIds: number[],
     knownTeams: number[],
     manager: EntityManager = this.db.manager,
-    lookAhead = false,
   ): Promise<TaskFactsRead | null> {
     // Written as an array literal here: pg would escape each of up to a few hundred ids as text.
     const teams = `{${knownTeams.filter(isRowNumber).join(',')}}`;
-    const values = [taskId, extraUserIds, teams, lookAhead];
-    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, values, manager);
+    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds, teams], manager);
     const row = rows[0];
     if (!row?.task) return null;
-    const { ahead } = row;
     return {
-      ahead: ahead ? { arguments: ahead, skills: (ahead.skills ?? []).map(toSkillFacts) } : undefined,
       teamKnown: row.team_known === true,
       task: { ...row.task, labels: isPlainObject(row.task.labels) ? row.task.labels : {} },
       team: row.team && !row.team.deleted ? { id: row.team.id, namespace: row.team.namespace } : null,
@@ -344,12 +274,19 @@ export class ResolutionFactsRepository {
 
   async loadSkills(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillFacts[]> {
     // One index-backed branch per way a skill can be reached, so the rows read follow the answer,
-    // not the size of the table.
-    const { ids, names, groups, owners, versions } = reachArguments(reach);
+    // not the size of the table. Personal skills are reached through their owners only: `default`
+    // in the namespace list would reach every user's skill of that name.
+    const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n));
     const rows = await queryPrepared<SkillRow>(
       this.db,
       REACHED_SKILLS,
-      [ids, names, groups, owners, versions],
+      [
+        [...new Set(reach.ids)].filter(isRowNumber),
+        [...new Set(reach.names)].filter(isSkillName),
+        groups,
+        [...new Set(reach.personalOwners)].filter(isRowNumber),
+        [...new Set(reach.versions)].filter(isRowNumber),
+      ],
       manager,
     );
     return rows.map(toSkillFacts);

@@ -4,10 +4,7 @@
 // (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
 import { DEFAULT_NAMESPACE, isNamespaceName } from '../access';
 import { ExplicitSelection, parseTaskSelections, pinnedVersion, SkillFacts } from '../resolver';
-import { LookedAhead, reachArguments, type SkillReach, type TaskSelectionFacts } from './resolution-facts.repository';
-
-export { reachArguments } from './resolution-facts.repository';
-export type { LookedAhead, ReachArguments } from './resolution-facts.repository';
+import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
 
 export interface Message {
   callerUserId: number;
@@ -58,12 +55,7 @@ export function taskReach(facts: TaskSelectionFacts, message: Message | null): S
   if (message) explicit(message.selections);
   // Bindings reach their skills by id: the resolver decides which apply.
   const ids = facts.bindings.map((b) => b.skillId);
-  // Personal skills only of those who act: the subscription's owner, the creator (labels and
-  // bindings) and the message's caller.
-  const personalOwners = [facts.task.ownerUserId];
-  if (facts.subscription) personalOwners.push(facts.subscription.ownerUserId);
-  if (message) personalOwners.push(message.callerUserId);
-  return { names, namespaces, ids, versions, personalOwners };
+  return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
 }
 
 /** Everything the task's resolution may look at. */
@@ -80,33 +72,6 @@ export function unionReach(a: SkillReach, b: SkillReach): SkillReach {
     versions: [...a.versions, ...b.versions],
     personalOwners: [...a.personalOwners, ...b.personalOwners],
   };
-}
-
-/**
- * The skills the skill query would answer for `reach`, taken from what was looked up ahead when
- * that covers it: every id, name, group and owner of `reach` among the ones looked up with, and the
- * same pinned versions (they decide which versions every skill comes with). Undefined when it does
- * not cover it: the skill query must run.
- */
-export function fromLookedAhead(ahead: LookedAhead | undefined, reach: SkillReach): SkillFacts[] | undefined {
-  if (!ahead) return undefined;
-  const wanted = reachArguments(reach);
-  const had = ahead.arguments;
-  const covers = <T>(some: T[], all: T[]): boolean => {
-    const set = new Set(all);
-    return some.every((v) => set.has(v));
-  };
-  if (
-    !covers(wanted.ids, had.ids) ||
-    !covers(wanted.names, had.names) ||
-    !covers(wanted.groups, had.groups) ||
-    !covers(wanted.owners, had.owners) ||
-    wanted.versions.length !== new Set(had.versions).size ||
-    !covers(wanted.versions, had.versions)
-  ) {
-    return undefined;
-  }
-  return ahead.skills.filter(reachFilter(reach));
 }
 
 /** Nothing to look up: no name and no id. */
