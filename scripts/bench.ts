@@ -87,7 +87,11 @@ async function prepare(
   cleanup.push(cold.stop);
   const bareDir = join(dataDir, `${label}-bare`);
   await mkdir(bareDir);
-  const bare = await startService(db.url, bareDir, { RESOLUTION_CACHE_ENTRIES: '0', TEAM_SKILLS_CACHE_ENTRIES: '0' });
+  const bare = await startService(db.url, bareDir, {
+    RESOLUTION_CACHE_ENTRIES: '0',
+    TEAM_SKILLS_CACHE_ENTRIES: '0',
+    SKILL_LOOKUP_CACHE_ENTRIES: '0',
+  });
   cleanup.push(bare.stop);
   return { hot, cold, bare };
 }
@@ -181,9 +185,10 @@ async function main(): Promise<void> {
     });
     header.push(
       'cold rows: a second service on the same database with RESOLUTION_CACHE_ENTRIES=0 (every request resolves; ' +
-        'credentials and what each team\'s ghosts reach stay cached until a change); "no team entry" rows: a third ' +
-        'with TEAM_SKILLS_CACHE_ENTRIES=0 as well (every request loads everything, as the first one after a change ' +
-        'does); mixed rows: the service as configured, with a writer',
+        'credentials, what each team\'s ghosts reach and the skill lookups stay cached until a change); "no team ' +
+        'entry" rows: a third with TEAM_SKILLS_CACHE_ENTRIES=0 and SKILL_LOOKUP_CACHE_ENTRIES=0 as well (every ' +
+        'request loads everything, as the first one after a change does); mixed rows: the service as configured, ' +
+        'with a writer',
     );
     if (bound) header.push(bound.description);
     const client = process.env.BENCH_ROWS?.trim()

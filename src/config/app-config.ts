@@ -52,6 +52,8 @@ export interface AppConfig {
   resolutionCacheEntries: number;
   /** Teams whose ghosts, their owners and what the ghosts decide are kept until the next change; 0 turns it off. */
   teamSkillsCacheEntries: number;
+  /** Skill lookups (and as many skills' facts) kept until the next change; 0 turns it off. */
+  skillLookupCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
   /** Time and connection limits (docs/limits.md#time-limits) of the HTTP server. */
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     resolutionCacheEntries: r.int('RESOLUTION_CACHE_ENTRIES', 2_000, 0, 1_000_000),
     teamSkillsCacheEntries: r.int('TEAM_SKILLS_CACHE_ENTRIES', 1_000, 0, 1_000_000),
+    skillLookupCacheEntries: r.int('SKILL_LOOKUP_CACHE_ENTRIES', 20_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
       // The stored zip has no ZIP64 records, and a PostgreSQL bytea holds at most 1 GiB.

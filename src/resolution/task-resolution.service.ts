@@ -21,10 +21,13 @@ import {
 } from '../resolver';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import {
+  reachArguments,
   ResolutionFactsRepository,
+  SkillReach,
   TaskFactsRead,
   TaskSelectionFacts,
 } from '../selection-facts/resolution-facts.repository';
+import { SkillLookupCache } from './skill-lookup-cache';
 import {
   ghostReach,
   Message,
@@ -81,6 +84,8 @@ export class TaskResolutionService {
    * changed since waits for it instead of computing it again (what the cache would serve it a
    * moment later), so a burst of requests for one task costs one resolution.
    */
+  /** The skill query's answers, lookup by lookup, until the next change. */
+  private readonly lookups: SkillLookupCache;
   private readonly computing = new Map<string, { started: Started; resolution: Promise<Resolution> }>();
 
   constructor(
@@ -92,6 +97,7 @@ export class TaskResolutionService {
     // Read on every request for a task, the 304s first: hits mostly leave the entry where it is.
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries, { lazy: true });
     this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
+    this.lookups = new SkillLookupCache(changes, config.skillLookupCacheEntries);
   }
 
   /** The fingerprint `principal` was last given for the task, while nothing has changed since. */
@@ -203,9 +209,9 @@ export class TaskResolutionService {
   ): Promise<{ skills: SkillFacts[]; team?: TeamFacts }> {
     const own = taskReach(facts, message);
     // The ghosts have decided already: only the sources above them look skills up.
-    if (team) return { skills: reachesNothing(own) ? [] : await this.facts.loadSkills(own), team };
+    if (team) return { skills: reachesNothing(own) ? [] : await this.reached(own, started), team };
     const ghosts = ghostReach(facts);
-    const skills = await this.facts.loadSkills(unionReach(ghosts, own), manager);
+    const skills = await this.reached(unionReach(ghosts, own), started, manager);
     // Inside a transaction nothing is kept; with the teams' entries off there is nowhere to keep it.
     if (manager || !facts.team || !this.teams.keeps) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
@@ -223,6 +229,17 @@ export class TaskResolutionService {
     };
     this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
     return { skills, team: entry };
+  }
+
+  /** The skills `reach` reaches: what the skill lookups kept answer, the rest queried (never inside a transaction). */
+  private async reached(reach: SkillReach, started: Started, manager?: EntityManager): Promise<SkillFacts[]> {
+    const args = reachArguments(reach);
+    if (manager) return this.facts.loadReached(args, manager);
+    const { skills, queried } = await this.lookups.load(args, started.generation, (asked) =>
+      this.facts.loadReached(asked),
+    );
+    this.metrics.skillLookupCache(!queried);
+    return skills;
   }
 
   /**

@@ -273,24 +273,46 @@ export class ResolutionFactsRepository {
   }
 
   async loadSkills(reach: SkillReach, manager: EntityManager = this.db.manager): Promise<SkillFacts[]> {
-    // One index-backed branch per way a skill can be reached, so the rows read follow the answer,
-    // not the size of the table. Personal skills are reached through their owners only: `default`
-    // in the namespace list would reach every user's skill of that name.
-    const groups = [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n));
+    return this.loadReached(reachArguments(reach), manager);
+  }
+
+  /** The skills `args` reach: every skill of every branch of ReachArguments, deleted ones too. */
+  async loadReached(args: ReachArguments, manager: EntityManager = this.db.manager): Promise<SkillFacts[]> {
     const rows = await queryPrepared<SkillRow>(
       this.db,
       REACHED_SKILLS,
-      [
-        [...new Set(reach.ids)].filter(isRowNumber),
-        [...new Set(reach.names)].filter(isSkillName),
-        groups,
-        [...new Set(reach.personalOwners)].filter(isRowNumber),
-        [...new Set(reach.versions)].filter(isRowNumber),
-      ],
+      [args.ids, args.names, args.groups, args.owners, args.versions],
       manager,
     );
     return rows.map(toSkillFacts);
   }
+}
+
+/**
+ * A reach as the skill query takes it, each list without repeats and holding only values a skill
+ * row could match. The query's branches: the skills of `ids`; the public skills of `names`; the
+ * skills of `names` in each of `groups`; the personal skills of `names` of each of `owners`. Every
+ * skill of those comes with its latest versions, its tagged ones and those numbered in `versions`.
+ */
+export interface ReachArguments {
+  ids: number[];
+  names: string[];
+  groups: string[];
+  owners: number[];
+  versions: number[];
+}
+
+export function reachArguments(reach: SkillReach): ReachArguments {
+  // One index-backed branch per way a skill can be reached, so the rows read follow the answer,
+  // not the size of the table. Personal skills are reached through their owners only: `default`
+  // in the namespace list would reach every user's skill of that name.
+  return {
+    ids: [...new Set(reach.ids)].filter(isRowNumber),
+    names: [...new Set(reach.names)].filter(isSkillName),
+    groups: [...new Set(reach.namespaces)].filter((n) => n !== DEFAULT_NAMESPACE && isNamespaceName(n)),
+    owners: [...new Set(reach.personalOwners)].filter(isRowNumber),
+    versions: [...new Set(reach.versions)].filter(isRowNumber),
+  };
 }
 
 /** Only the latest execution counts; if its subscription is deleted, there is none. */

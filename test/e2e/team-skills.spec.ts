@@ -237,5 +237,30 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
       expect((await read(taskId)).body).toEqual(ahead.body);
       expect((await t.http.delete(`/api/users/me/skill-bindings/${bound.id}`).set(as(alice.key))).status).toBe(204);
     });
+
+    it("a second task naming what the first looked up needs the task's statement alone, and answers what a full load does", async () => {
+      await unrelatedWrite('la-lookups');
+      const labels = { requestedSkillRefs: refs(['la-fmt', 'default', true], ['la-mine', 'default', false]) };
+      const first = await taskWith(labels);
+      const second = await taskWith(labels);
+      await read(warm);
+      const known = await read(warm);
+      expect((await read(first)).queries).toBe(known.queries + 1);
+      const kept = await read(second);
+      expect(kept.queries).toBe(known.queries);
+      await unrelatedWrite('la-lookups-2');
+      expect((await read(second)).body).toEqual(kept.body);
+    });
+
+    it('a skill published under a name a task looked up in vain is found by the next task', async () => {
+      const labels = { requestedSkillRefs: refs(['la-later', 'ts', false]) };
+      const before = await taskWith(labels);
+      await read(warm);
+      expect((await read(before)).body.unresolved).toEqual([{ name: 'la-later', source: 'task', reason: 'NOT_FOUND' }]);
+      const later = await s.skill(alice, 'la-later', 'ts');
+      const after = await taskWith(labels);
+      await read(warm);
+      expect((await read(after)).body.skill_refs['la-later'].skill_id).toBe(later.id);
+    });
   });
 });

@@ -107,6 +107,11 @@ export class MetricsService {
     this.cacheLookups.inc({ cache: 'team_skills', result: hit ? 'hit' : 'miss' });
   }
 
+  /** A first resolution's skills: all from the kept lookups (hit), or the skill query ran (miss). */
+  skillLookupCache(hit: boolean): void {
+    this.cacheLookups.inc({ cache: 'skill_lookups', result: hit ? 'hit' : 'miss' });
+  }
+
   /** An upload refused because its inspection found these problem codes (each counted once). */
   packageRejected(codes: Iterable<string>): void {
     for (const code of new Set(codes)) this.packagesRejected.inc({ code });
