@@ -1,11 +1,11 @@
 // The skill query's answers, kept lookup by lookup until the next change (docs/architecture.md#caching-and-invalidation):
 // a task whose selections name skills others looked up already (a catalog's public skills, a
 // group's bound ones) is resolved without the skill query, and a task that names some new ones
-// queries those alone.
+// queries those alone. The caller says which lookups it needs: the ones its resolver makes.
 import type { ChangeGeneration } from '../cache/change-generation';
 import { GenerationCache } from '../cache/change-generation';
 import type { SkillFacts } from '../resolver';
-import { answersOf, argumentsFor, lookupKey, lookupsOf, ReachLookup } from '../selection-facts/reach-lookups';
+import { answersOf, argumentsFor, lookupKey, ReachLookup } from '../selection-facts/reach-lookups';
 import type { ReachArguments } from '../selection-facts/resolution-facts.repository';
 
 export class SkillLookupCache {
@@ -20,20 +20,22 @@ export class SkillLookupCache {
   }
 
   /**
-   * What `query(args)` answers, from memory where every lookup of it is kept, querying only what
-   * is not. `generation`: the change generation read before the resolution began. A reach that
-   * pins versions is queried whole, and nothing of it is kept (its facts hold extra versions).
-   * Returns the skills by id, and whether the query ran.
+   * The skills `lookups` find, from memory where each is kept, querying only the others (and
+   * keeping what they find). `whole`: the reach the lookups come from, queried as it is when it
+   * pins versions (then nothing is kept: its facts hold the pinned versions) or when nothing may be
+   * kept. `generation`: the change generation read before the resolution began. Returns the
+   * skills by id, and whether a query ran.
    */
   async load(
-    args: ReachArguments,
+    lookups: readonly ReachLookup[],
+    whole: ReachArguments,
     generation: number,
     query: (args: ReachArguments) => Promise<SkillFacts[]>,
   ): Promise<{ skills: SkillFacts[]; queried: boolean }> {
-    if (!this.answers.keeps || args.versions.length > 0) return { skills: await query(args), queried: true };
+    if (!this.answers.keeps || whole.versions.length > 0) return { skills: await query(whole), queried: true };
     const found = new Map<number, SkillFacts>();
     const missing: ReachLookup[] = [];
-    for (const lookup of lookupsOf(args)) {
+    for (const lookup of lookups) {
       const ids = this.answers.get(lookupKey(lookup));
       const skills = ids?.map((id) => this.skills.get(String(id)));
       if (!skills || skills.some((skill) => skill === undefined)) missing.push(lookup);

@@ -28,11 +28,13 @@ import {
   TaskSelectionFacts,
 } from '../selection-facts/resolution-facts.repository';
 import { SkillLookupCache } from './skill-lookup-cache';
+import { lookupsOf, ReachLookup } from '../selection-facts/reach-lookups';
 import {
   ghostReach,
   Message,
   reachesNothing,
   reachFilter,
+  taskLookups,
   taskReach,
   unionReach,
 } from '../selection-facts/skill-reach';
@@ -209,9 +211,11 @@ export class TaskResolutionService {
   ): Promise<{ skills: SkillFacts[]; team?: TeamFacts }> {
     const own = taskReach(facts, message);
     // The ghosts have decided already: only the sources above them look skills up.
-    if (team) return { skills: reachesNothing(own) ? [] : await this.reached(own, started), team };
+    const ownLookups = taskLookups(facts, message);
+    if (team) return { skills: reachesNothing(own) ? [] : await this.reached(own, ownLookups, started), team };
     const ghosts = ghostReach(facts);
-    const skills = await this.reached(unionReach(ghosts, own), started, manager);
+    const lookups = [...lookupsOf(reachArguments(ghosts)), ...ownLookups];
+    const skills = await this.reached(unionReach(ghosts, own), lookups, started, manager);
     // Inside a transaction nothing is kept; with the teams' entries off there is nowhere to keep it.
     if (manager || !facts.team || !this.teams.keeps) return { skills };
     const owners = new Set(facts.ghosts.map((g) => g.ownerUserId));
@@ -231,11 +235,20 @@ export class TaskResolutionService {
     return { skills, team: entry };
   }
 
-  /** The skills `reach` reaches: what the skill lookups kept answer, the rest queried (never inside a transaction). */
-  private async reached(reach: SkillReach, started: Started, manager?: EntityManager): Promise<SkillFacts[]> {
+  /**
+   * The skills the resolver looks at: what `lookups` (the ones it makes) find, from the kept
+   * lookups where they are, the rest queried; `reach` whole inside a transaction, or when it pins
+   * versions.
+   */
+  private async reached(
+    reach: SkillReach,
+    lookups: ReachLookup[],
+    started: Started,
+    manager?: EntityManager,
+  ): Promise<SkillFacts[]> {
     const args = reachArguments(reach);
     if (manager) return this.facts.loadReached(args, manager);
-    const { skills, queried } = await this.lookups.load(args, started.generation, (asked) =>
+    const { skills, queried } = await this.lookups.load(lookups, args, started.generation, (asked) =>
       this.facts.loadReached(asked),
     );
     this.metrics.skillLookupCache(!queried);

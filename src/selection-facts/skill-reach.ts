@@ -2,8 +2,9 @@
 // same for every task of the team, so it can be kept per team) and what the task adds (its
 // subscription, its labels, a message). Pure functions over the loaded facts; the skill query
 // (ResolutionFactsRepository.loadSkills) and `reachFilter` below select the same rows.
-import { DEFAULT_NAMESPACE, isNamespaceName } from '../access';
+import { DEFAULT_NAMESPACE, isNamespaceName, isRowNumber, isSkillName } from '../access';
 import { ExplicitSelection, parseTaskSelections, pinnedVersion, SkillFacts } from '../resolver';
+import type { ReachLookup } from './reach-lookups';
 import type { SkillReach, TaskSelectionFacts } from './resolution-facts.repository';
 
 export interface Message {
@@ -56,6 +57,38 @@ export function taskReach(facts: TaskSelectionFacts, message: Message | null): S
   // Bindings reach their skills by id: the resolver decides which apply.
   const ids = facts.bindings.map((b) => b.skillId);
   return { names, namespaces, ids, versions, personalOwners: Object.keys(facts.identities).map(Number) };
+}
+
+/**
+ * The lookups the resolver makes for the task's own sources, each exactly: an explicit selection
+ * in the one scope it names for whoever made it (public; a group; `default`, that person's own), a
+ * name of the labels as the creator looks it up (their own, the team's group, public), a binding
+ * by id. taskReach names the same skills and more (every name in every scope it holds).
+ */
+export function taskLookups(facts: TaskSelectionFacts, message: Message | null): ReachLookup[] {
+  const lookups: ReachLookup[] = [];
+  const explicit = (actor: number, selections: ExplicitSelection[]): void => {
+    for (const s of selections) {
+      if (s.malformed || !isSkillName(s.name)) continue;
+      if (s.is_public) lookups.push({ kind: 'public', name: s.name });
+      else if (s.namespace === DEFAULT_NAMESPACE) lookups.push({ kind: 'personal', owner: actor, name: s.name });
+      else if (isNamespaceName(s.namespace)) lookups.push({ kind: 'group', group: s.namespace, name: s.name });
+    }
+  };
+  if (facts.subscription) explicit(facts.subscription.ownerUserId, facts.subscription.skillRefs);
+  const creator = facts.task.ownerUserId;
+  const selections = parseTaskSelections(facts.task.labels);
+  if (selections.kind === 'refs') explicit(creator, selections.refs);
+  if (selections.kind === 'names') {
+    const team = facts.team && facts.team.namespace !== DEFAULT_NAMESPACE ? facts.team.namespace : null;
+    for (const name of selections.names.filter(isSkillName)) {
+      lookups.push({ kind: 'personal', owner: creator, name }, { kind: 'public', name });
+      if (team !== null && isNamespaceName(team)) lookups.push({ kind: 'group', group: team, name });
+    }
+  }
+  if (message) explicit(message.callerUserId, message.selections);
+  for (const b of facts.bindings) if (isRowNumber(b.skillId)) lookups.push({ kind: 'id', id: b.skillId });
+  return lookups;
 }
 
 /** Everything the task's resolution may look at. */

@@ -1,5 +1,6 @@
 import { ChangeGeneration } from '../../src/cache/change-generation';
 import { SkillLookupCache } from '../../src/resolution/skill-lookup-cache';
+import { lookupsOf } from '../../src/selection-facts/reach-lookups';
 import type { SkillFacts } from '../../src/resolver';
 import { ReachArguments, ResolutionFactsRepository } from '../../src/selection-facts/resolution-facts.repository';
 import { Scenario } from '../support/scenario';
@@ -71,7 +72,7 @@ describe('skill lookups kept between resolutions answer what the skill query ans
     let queried = 0;
     for (const args of reaches) {
       const direct = await repo.loadReached(args);
-      const kept = await cache.load(args, changes.current(), (asked) => {
+      const kept = await cache.load(lookupsOf(args), args, changes.current(), (asked) => {
         queried++;
         return repo.loadReached(asked);
       });
@@ -93,9 +94,11 @@ describe('skill lookups kept between resolutions answer what the skill query ans
     await t.heard();
     const cache = new SkillLookupCache(changes, 1_000);
     const reach: ReachArguments = { ids: [], names: ['lk-none'], groups: ['lk-empty'], owners: [], versions: [] };
-    expect((await cache.load(reach, changes.current(), (a) => repo.loadReached(a))).skills).toEqual([]);
+    expect((await cache.load(lookupsOf(reach), reach, changes.current(), (a) => repo.loadReached(a))).skills).toEqual(
+      [],
+    );
     const created = await s.skill(alice, 'lk-none', 'lk-empty');
-    const after = await cache.load(reach, changes.current(), (a) => repo.loadReached(a));
+    const after = await cache.load(lookupsOf(reach), reach, changes.current(), (a) => repo.loadReached(a));
     expect(after.skills.map((skill) => skill.id)).toEqual([created.id]);
   });
 
@@ -109,13 +112,13 @@ describe('skill lookups kept between resolutions answer what the skill query ans
       expect(a).toEqual(pinned);
       return repo.loadReached(a);
     };
-    await cache.load(pinned, changes.current(), query);
-    await cache.load(pinned, changes.current(), query);
+    await cache.load(lookupsOf(pinned), pinned, changes.current(), query);
+    await cache.load(lookupsOf(pinned), pinned, changes.current(), query);
     expect(queried).toBe(2);
     const unpinned = { ...pinned, versions: [] };
-    await cache.load(unpinned, changes.current(), (a) => repo.loadReached(a));
+    await cache.load(lookupsOf(unpinned), unpinned, changes.current(), (a) => repo.loadReached(a));
     let again = 0;
-    await cache.load(unpinned, changes.current(), (a) => {
+    await cache.load(lookupsOf(unpinned), unpinned, changes.current(), (a) => {
       again++;
       return repo.loadReached(a);
     });

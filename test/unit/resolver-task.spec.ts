@@ -2,7 +2,8 @@
 import { canonicalDigest } from '../../src/package/canonical-json';
 import { toTaskSkillsDto, taskSkillsJson } from '../../src/resolution/resolution.mapper';
 import type { TaskSelectionFacts } from '../../src/selection-facts/resolution-facts.repository';
-import { ghostReach, reachFilter, taskReach } from '../../src/selection-facts/skill-reach';
+import { finds } from '../../src/selection-facts/reach-lookups';
+import { ghostReach, reachFilter, taskLookups, taskReach } from '../../src/selection-facts/skill-reach';
 import { decideGhosts, resolutionJson, resolveTask } from '../../src/resolver';
 import type {
   ExplicitSelection,
@@ -459,6 +460,23 @@ describe('resolveTask', () => {
       expect(taskSkillsJson(split)).toBe(JSON.stringify(toTaskSkillsDto(full)));
     }
   });
+
+  // The kept skill lookups serve a task the skills its own sources' exact lookups find (not every
+  // name in every scope): the resolver looks at no other.
+  it.each(cases)(
+    "the exact lookups of the task's own sources answer the same byte for byte: $title",
+    ({ facts: over }) => {
+      const f = facts(over);
+      const full = resolveTask(f);
+      const selection = selectionFacts(f);
+      const team = decideGhosts({ ...f, skills: f.skills.filter(reachFilter(ghostReach(selection))) });
+      const lookups = taskLookups(selection, f.message);
+      const own = f.skills.filter((s) => lookups.some((lookup) => finds(lookup, s)));
+      const split = resolveTask({ ...f, skills: own }, team);
+      expect(split).toEqual(full);
+      expect(taskSkillsJson(split)).toBe(JSON.stringify(toTaskSkillsDto(full)));
+    },
+  );
 
   it.each(cases)(
     'the answer is written as JSON.stringify writes it, and hashed as written: $title',

@@ -1,5 +1,13 @@
 import type { SkillReach, TaskSelectionFacts } from '../../src/selection-facts/resolution-facts.repository';
-import { ghostReach, reachFilter, reachOf, taskReach } from '../../src/selection-facts/skill-reach';
+import { lookupKey } from '../../src/selection-facts/reach-lookups';
+import {
+  ghostReach,
+  Message,
+  reachFilter,
+  reachOf,
+  taskLookups,
+  taskReach,
+} from '../../src/selection-facts/skill-reach';
 import type { SkillFacts } from '../../src/resolver';
 import { skill, user } from '../support/resolver-facts';
 
@@ -87,5 +95,79 @@ describe("a task's reach, split into the ghosts' part and its own", () => {
     expect(new Set(all.names)).toEqual(new Set(['a', 'b', 'c', 'sub', 'mine']));
     expect(new Set(all.personalOwners)).toEqual(new Set([10, 11, 12]));
     expect(new Set(all.versions)).toEqual(new Set([2, 4]));
+  });
+});
+
+describe("taskLookups: each of the task's own selections in the scope it is resolved in", () => {
+  const CREATOR = 1;
+  const OWNER = 2;
+  const CALLER = 3;
+  const base = (over: Partial<TaskSelectionFacts>): TaskSelectionFacts => ({
+    task: { id: 1, teamId: 2, ownerUserId: CREATOR, namespace: 'org/team', labels: {} },
+    team: { id: 2, namespace: 'org/team' },
+    ghosts: [],
+    subscription: null,
+    identities: {},
+    ghostIds: [],
+    bindings: [],
+    ...over,
+  });
+  const refs = (...list: Array<[string, string, boolean]>): string =>
+    JSON.stringify(list.map(([name, namespace, is_public]) => ({ name, namespace, is_public })));
+  const binding = (skillId: number): TaskSelectionFacts['bindings'][number] =>
+    ({ skillId }) as TaskSelectionFacts['bindings'][number];
+
+  it.each<[string, TaskSelectionFacts, Message | null, string[]]>([
+    ['nothing selected', base({}), null, []],
+    [
+      "the task's refs, as the creator: public, a group, the creator's own",
+      base({
+        task: {
+          ...base({}).task,
+          labels: { requestedSkillRefs: refs(['a', 'x', true], ['b', 'org/data', false], ['c', 'default', false]) },
+        },
+      }),
+      null,
+      ['p\na', 'g\norg/data\nb', 'o\n1\nc'],
+    ],
+    [
+      "names: the creator's own, public, the team's group",
+      base({ task: { ...base({}).task, labels: { additionalSkills: '["n"]' } } }),
+      null,
+      ['o\n1\nn', 'p\nn', 'g\norg/team\nn'],
+    ],
+    [
+      "names of a task whose team is gone: the creator's own and public",
+      base({ team: null, task: { ...base({}).task, labels: { additionalSkills: '["n"]' } } }),
+      null,
+      ['o\n1\nn', 'p\nn'],
+    ],
+    [
+      "the subscription's refs as its owner, a message's as its caller",
+      base({
+        subscription: { ownerUserId: OWNER, skillRefs: [{ name: 's', namespace: 'default', is_public: false }] },
+      }),
+      { callerUserId: CALLER, selections: [{ name: 'm', namespace: 'default', is_public: false }] },
+      ['o\n2\ns', 'o\n3\nm'],
+    ],
+    ['bindings by id', base({ bindings: [binding(5), binding(6)] }), null, ['i\n5', 'i\n6']],
+    [
+      'a malformed ref and a name no skill can have: no lookup',
+      base({
+        task: {
+          ...base({}).task,
+          labels: {
+            requestedSkillRefs: JSON.stringify([
+              { name: 'ok', is_public: 'yes' },
+              { name: '', namespace: 'default', is_public: true },
+            ]),
+          },
+        },
+      }),
+      null,
+      [],
+    ],
+  ])('%s', (_what, facts, message, keys) => {
+    expect(taskLookups(facts, message).map(lookupKey)).toEqual(keys);
   });
 });
