@@ -212,6 +212,9 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
       ['labels that are not an object', ['additionalSkills'], undefined, 1],
     ])('%s: the answer a full load gives', async (_what, labels, subscriptionRefs, statements) => {
       const taskId = await taskWith(labels, subscriptionRefs);
+      // Nothing kept from the cases before (on the embedded database the labels written by SQL
+      // above are not heard, and the skill lookups kept would answer the task's own).
+      await unrelatedWrite(`la-pre-${taskId}`);
       await read(warm);
       const ahead = await read(taskId);
       const known = await read(warm);
@@ -225,6 +228,7 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
 
     it("the creator's bindings and the task's refs: one skill query for both, the answer a full load gives", async () => {
       const taskId = await taskWith({ requestedSkillRefs: refs(['la-mine', 'default', false]) });
+      await unrelatedWrite(`la-pre-${taskId}`);
       await read(warm);
       // A task with nothing of its own to look up, the team's entry there: the task's statement alone.
       const known = await read(warm);
