@@ -22,6 +22,11 @@ interface Verified {
 @Injectable()
 export class Authenticator {
   private readonly verified: GenerationCache<Verified>;
+  /**
+   * Verifications under way, by hash: a request presenting the same secret meanwhile, with
+   * nothing changed since, waits for it (a burst after a change verifies each key once).
+   */
+  private readonly verifying = new Map<string, { generation: number; verified: Promise<Verified | null> }>();
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -41,11 +46,23 @@ export class Authenticator {
   }
 
   private async verify(secret: string, hash: string, now: number): Promise<Principal | null> {
+    const begun = this.verifying.get(hash);
+    if (begun && this.changes.isCurrent(begun.generation)) {
+      const verified = await begun.verified;
+      return verified && (verified.expiresAt === undefined || verified.expiresAt > now) ? this.use(verified) : null;
+    }
     const generation = this.changes.current();
-    const verified = secret.startsWith(TASK_TOKEN_PREFIX) ? await this.taskToken(hash, now) : await this.apiKey(hash);
-    if (!verified) return null;
-    this.verified.set(hash, verified, generation);
-    return this.use(verified);
+    const pending = secret.startsWith(TASK_TOKEN_PREFIX) ? this.taskToken(hash, now) : this.apiKey(hash);
+    const entry = { generation, verified: pending };
+    this.verifying.set(hash, entry);
+    try {
+      const verified = await pending;
+      if (!verified) return null;
+      this.verified.set(hash, verified, generation);
+      return this.use(verified);
+    } finally {
+      if (this.verifying.get(hash) === entry) this.verifying.delete(hash);
+    }
   }
 
   private use(verified: Verified): Principal {

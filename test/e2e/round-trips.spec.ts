@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { countingQueries } from '../support/app-queries';
 import { Scenario } from '../support/scenario';
 import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
@@ -79,6 +80,39 @@ describe('GET /api/tasks/{id}/skills costs a constant number of round trips', ()
     expect(result.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(result.map((res) => res.text)).size).toBe(1);
     expect({ queries, names: result[0].body.skills.length }).toEqual({ queries: alone.count, names: alone.names });
+  });
+});
+
+describe('a key presented by four requests at once after a change is verified once', () => {
+  let t: TestApp;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    alice = await createUser(t, 'alice');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('one key lookup for the four, each answered as the key owner', async () => {
+    expect((await t.http.get('/api/users/me').set(as(alice.key))).status).toBe(200);
+    // A write empties the credential cache: the next requests verify the key again.
+    await createUser(t, 'bob');
+    await t.heard();
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => t.http.get('/api/users/me').set(as(alice.key))),
+      );
+      expect(answers.map((res) => [res.status, res.body.id])).toEqual(Array(4).fill([200, alice.id]));
+      const lookups = spy.mock.calls.filter(
+        ([query]) => (query as { name?: string }).name === 'auth_active_api_key_owner',
+      );
+      expect(lookups).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
