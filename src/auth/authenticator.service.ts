@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
+import { InFlight } from '../cache/in-flight';
 import { highestRole, taskTokenHolds } from '../access';
 import { ApiKeyUsageRecorder } from './api-key-usage.recorder';
 import { CredentialsRepository } from './credentials.repository';
@@ -14,6 +15,10 @@ interface Verified {
   expiresAt?: number;
 }
 
+function unexpired(verified: Verified, now: number): boolean {
+  return verified.expiresAt === undefined || verified.expiresAt > now;
+}
+
 /**
  * Turns a presented secret into a principal, or null when it is unknown, revoked or expired.
  * Verified credentials are cached by hash until the next change (ChangeGeneration), so a
@@ -23,10 +28,11 @@ interface Verified {
 export class Authenticator {
   private readonly verified: GenerationCache<Verified>;
   /**
-   * Verifications under way, by hash: a request presenting the same secret meanwhile, with
-   * nothing changed since, waits for it (a burst after a change verifies each key once).
+   * Verifications under way, by hash and the generation they began at: a request presenting the
+   * same secret meanwhile, with nothing changed since, waits for it (a burst after a change
+   * verifies each key once).
    */
-  private readonly verifying = new Map<string, { generation: number; verified: Promise<Verified | null> }>();
+  private readonly verifying = new InFlight<Verified | null, number>();
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -41,28 +47,20 @@ export class Authenticator {
   authenticate(secret: string, now = Date.now()): Principal | Promise<Principal | null> {
     const hash = hashSecret(secret);
     const cached = this.verified.get(hash);
-    if (cached && (cached.expiresAt === undefined || cached.expiresAt > now)) return this.use(cached);
+    if (cached && unexpired(cached, now)) return this.use(cached);
     return this.verify(secret, hash, now);
   }
 
   private async verify(secret: string, hash: string, now: number): Promise<Principal | null> {
-    const begun = this.verifying.get(hash);
-    if (begun && this.changes.isCurrent(begun.generation)) {
-      const verified = await begun.verified;
-      return verified && (verified.expiresAt === undefined || verified.expiresAt > now) ? this.use(verified) : null;
-    }
     const generation = this.changes.current();
-    const pending = secret.startsWith(TASK_TOKEN_PREFIX) ? this.taskToken(hash, now) : this.apiKey(hash);
-    const entry = { generation, verified: pending };
-    this.verifying.set(hash, entry);
-    try {
-      const verified = await pending;
-      if (!verified) return null;
-      this.verified.set(hash, verified, generation);
-      return this.use(verified);
-    } finally {
-      if (this.verifying.get(hash) === entry) this.verifying.delete(hash);
-    }
+    const current = (begun: number): boolean => this.changes.isCurrent(begun);
+    const verified = await this.verifying.run(hash, generation, current, async () => {
+      const found = secret.startsWith(TASK_TOKEN_PREFIX) ? await this.taskToken(hash, now) : await this.apiKey(hash);
+      if (found) this.verified.set(hash, found, generation);
+      return found;
+    });
+    // A request that waited for another's verification checks the expiry at its own time.
+    return verified && unexpired(verified, now) ? this.use(verified) : null;
   }
 
   private use(verified: Verified): Principal {

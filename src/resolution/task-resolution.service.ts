@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { BindingScope, ChangeGeneration, GenerationCache } from '../cache/change-generation';
+import { InFlight } from '../cache/in-flight';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -81,14 +82,14 @@ export class TaskResolutionService {
    * the team's ghosts changes.
    */
   private readonly teams: GenerationCache<TeamFacts>;
+  /** The skill query's answers, lookup by lookup, until the next change. */
+  private readonly lookups: SkillLookupCache;
   /**
    * Resolutions being computed, by reader key: a request that finds one begun with nothing
    * changed since waits for it instead of computing it again (what the cache would serve it a
    * moment later), so a burst of requests for one task costs one resolution.
    */
-  /** The skill query's answers, lookup by lookup, until the next change. */
-  private readonly lookups: SkillLookupCache;
-  private readonly computing = new Map<string, { started: Started; resolution: Promise<Resolution> }>();
+  private readonly computing = new InFlight<Resolution, Started>();
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
@@ -125,25 +126,13 @@ export class TaskResolutionService {
     if (cached) return cached;
     const started: Started = { generation: this.changes.current(), ghostChangesSeen: this.changes.ghostChangesSeen() };
     if (!cacheable) return (await this.compute(principal, taskId, message, started, manager)).resolution;
-    const begun = this.computing.get(key);
-    if (
-      begun &&
-      this.changes.isCurrent(begun.started.generation) &&
-      begun.started.ghostChangesSeen === started.ghostChangesSeen
-    ) {
-      return begun.resolution;
-    }
-    const resolution = this.compute(principal, taskId, message, started).then(({ resolution, ghostIds, bindings }) => {
+    const current = (begun: Started): boolean =>
+      this.changes.isCurrent(begun.generation) && begun.ghostChangesSeen === started.ghostChangesSeen;
+    return this.computing.run(key, started, current, async () => {
+      const { resolution, ghostIds, bindings } = await this.compute(principal, taskId, message, started);
       this.resolutions.set(key, resolution, started.generation, { ghostIds, ...started, bindings });
       return resolution;
     });
-    const entry = { started, resolution };
-    this.computing.set(key, entry);
-    try {
-      return await resolution;
-    } finally {
-      if (this.computing.get(key) === entry) this.computing.delete(key);
-    }
   }
 
   private async compute(

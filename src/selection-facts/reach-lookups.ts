@@ -78,7 +78,11 @@ export function argumentsFor(lookups: readonly ReachLookup[]): ReachArguments {
 /** What each lookup of `args` found among `skills` (the query's answer for `args`), as skill ids. */
 export function answersOf(args: ReachArguments, skills: readonly SkillFacts[]): Map<string, number[]> {
   const byName = new Map<string, SkillFacts[]>();
-  for (const skill of skills) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
+  for (const skill of skills) {
+    const named = byName.get(skill.name);
+    if (named) named.push(skill);
+    else byName.set(skill.name, [skill]);
+  }
   const answers = new Map<string, number[]>();
   for (const lookup of lookupsOf(args)) {
     const candidates = lookup.kind === 'id' ? skills : (byName.get(lookup.name) ?? []);
