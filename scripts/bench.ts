@@ -91,6 +91,7 @@ async function prepare(
     RESOLUTION_CACHE_ENTRIES: '0',
     TEAM_SKILLS_CACHE_ENTRIES: '0',
     SKILL_LOOKUP_CACHE_ENTRIES: '0',
+    CREATOR_CACHE_ENTRIES: '0',
   });
   cleanup.push(bare.stop);
   return { hot, cold, bare };
@@ -186,7 +187,7 @@ async function main(): Promise<void> {
     header.push(
       'cold rows: a second service on the same database with RESOLUTION_CACHE_ENTRIES=0 (every request resolves; ' +
         'credentials, what each team\'s ghosts reach and the skill lookups stay cached until a change); "no team ' +
-        'entry" rows: a third with TEAM_SKILLS_CACHE_ENTRIES=0 and SKILL_LOOKUP_CACHE_ENTRIES=0 as well (every ' +
+        'entry" rows: a third with TEAM_SKILLS_CACHE_ENTRIES, SKILL_LOOKUP_CACHE_ENTRIES and CREATOR_CACHE_ENTRIES 0 as well (every ' +
         'request loads everything, as the first one after a change does); mixed rows: the service as configured, ' +
         'with a writer',
     );

@@ -2,7 +2,7 @@
 // endpoints, task skills served from the resolution cache (hot), and the same with no resolution
 // cached (cold: services started with RESOLUTION_CACHE_ENTRIES=0, so every request resolves), and
 // with what teams' ghosts reach and the skill lookups not cached either (no team entry:
-// TEAM_SKILLS_CACHE_ENTRIES=0 and SKILL_LOOKUP_CACHE_ENTRIES=0 too).
+// TEAM_SKILLS_CACHE_ENTRIES, SKILL_LOOKUP_CACHE_ENTRIES and CREATOR_CACHE_ENTRIES 0 too).
 import { Endpoint } from './load';
 import { LookupCount } from './mixed';
 import { Ratio } from './report';

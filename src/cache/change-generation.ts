@@ -9,7 +9,8 @@ export type BindingChange = { userId: number } | { groupName: string };
 
 /** Whose bindings a resolution read: its task's creator's and the team lineage's groups'. */
 export interface BindingScope {
-  creatorUserId: number;
+  /** Null for a value that read only the lineage's groups' (a team's entry). */
+  creatorUserId: number | null;
   /** The team's namespace; null when the team is gone (only the creator's bindings apply). */
   teamNamespace: string | null;
 }

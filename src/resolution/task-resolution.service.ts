@@ -11,6 +11,7 @@ import { MetricsService } from '../common/metrics/metrics.service';
 import { DomainError } from '../common/errors/domain-error';
 import { canReadTask, effectiveRole, tokenReadsTask } from '../access';
 import {
+  BindingFacts,
   decideGhosts,
   GhostDecisions,
   GhostFacts,
@@ -22,6 +23,8 @@ import {
 } from '../resolver';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import {
+  KnownFacts,
+  NOTHING_KNOWN,
   reachArguments,
   ResolutionFactsRepository,
   SkillReach,
@@ -50,10 +53,21 @@ interface TeamFacts {
   identities: Record<number, Identity>;
   /** What the ghosts decide over the skills they reach: the same for every task of the team. */
   decisions: GhostDecisions;
+  /** The bindings of the groups of the team's lineage (whether they apply depends on the creator). */
+  groupBindings: BindingFacts[];
+}
+
+/** What a task creator brings to each of their tasks: kept until the next change to it. */
+interface CreatorFacts {
+  identity: Identity;
+  /** The creator's own bindings. */
+  bindings: BindingFacts[];
 }
 
 /** How many teams (the most recently used) the facts query is told to leave the ghosts of. */
 const KNOWN_TEAMS_SENT = 256;
+/** How many creators (the most recently used) the facts query is told to leave out, besides the reader. */
+const KNOWN_CREATORS_SENT = 64;
 
 /** When the computation began: what a value computed from it may be cached under. */
 interface Started {
@@ -82,6 +96,11 @@ export class TaskResolutionService {
    * the team's ghosts changes.
    */
   private readonly teams: GenerationCache<TeamFacts>;
+  /**
+   * By user id: a task creator's identity and own bindings. A task nobody resolved yet by a known
+   * creator then reads neither. Dropped on every change, and when the user's bindings change.
+   */
+  private readonly creators: GenerationCache<CreatorFacts>;
   /** The skill query's answers, lookup by lookup, until the next change. */
   private readonly lookups: SkillLookupCache;
   /**
@@ -100,6 +119,7 @@ export class TaskResolutionService {
     // Read on every request for a task, the 304s first: hits mostly leave the entry where it is.
     this.resolutions = new GenerationCache(changes, config.resolutionCacheEntries, { lazy: true });
     this.teams = new GenerationCache(changes, config.teamSkillsCacheEntries);
+    this.creators = new GenerationCache(changes, config.creatorCacheEntries);
     this.lookups = new SkillLookupCache(changes, config.skillLookupCacheEntries);
   }
 
@@ -142,7 +162,7 @@ export class TaskResolutionService {
     started: Started,
     manager?: EntityManager,
   ): Promise<{ resolution: Resolution; ghostIds: number[]; bindings: BindingScope }> {
-    const { facts, team: known } = await this.factsWithTeam(principal, taskId, manager);
+    const { facts, team: known } = await this.factsWithTeam(principal, taskId, started, manager);
     const { skills, team } = await this.loadSkills(facts, known, message, started, manager);
     const resolution = resolveTask(
       {
@@ -165,17 +185,20 @@ export class TaskResolutionService {
   }
 
   /**
-   * The task's facts, with its team's ghosts from the team's entry when there is one. Inside a
-   * transaction (rows perhaps uncommitted) nothing is read from or kept in the entries.
+   * The task's facts, with its team's ghosts and lineage's bindings from the team's entry and its
+   * creator's identity and bindings from theirs, when there are. Inside a transaction (rows perhaps
+   * uncommitted) nothing is read from or kept in the entries.
    */
   private async factsWithTeam(
     principal: Principal,
     taskId: number,
+    started: Started,
     manager?: EntityManager,
   ): Promise<{ facts: TaskSelectionFacts; team?: TeamFacts }> {
     if (manager) return { facts: await this.readableFacts(principal, taskId, manager) };
-    const known = this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number);
+    const known = { teams: this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number), users: this.knownCreators(principal) };
     const read = await this.readableFacts(principal, taskId, undefined, known);
+    this.keepCreator(read, known, started);
     if (!read.team) return { facts: read };
     const team = read.teamKnown ? this.teams.get(String(read.team.id)) : undefined;
     this.metrics.teamSkillsCache(team !== undefined);
@@ -184,7 +207,50 @@ export class TaskResolutionService {
       return { facts: read.teamKnown ? await this.readableFacts(principal, taskId) : read };
     }
     const identities = { ...team.identities, ...read.identities };
-    return { facts: { ...read, ghosts: team.ghosts, ghostIds: team.ghostIds, identities }, team };
+    const bindings = [...read.bindings, ...team.groupBindings];
+    return { facts: { ...read, ghosts: team.ghosts, ghostIds: team.ghostIds, identities, bindings }, team };
+  }
+
+  /** The creators the facts query may leave out: the reader's user when kept, and the most recent. */
+  private knownCreators(principal: Principal): number[] {
+    const recent = this.creators.recentKeys(KNOWN_CREATORS_SENT).map(Number);
+    const reader = principal.kind === 'user' ? principal.userId : principal.minterUserId;
+    return recent.includes(reader) || !this.creators.get(String(reader)) ? recent : [reader, ...recent];
+  }
+
+  /** Keeps the creator's identity and own bindings when this read loaded them. */
+  private keepCreator(read: TaskFactsRead, known: KnownFacts, started: Started): void {
+    const creator = read.task.ownerUserId;
+    const identity = read.identities[creator];
+    if (!identity || known.users.includes(creator) || !this.creators.keeps) return;
+    const bindings = read.bindings.filter((b) => b.target.type === 'user');
+    const scope = { creatorUserId: creator, teamNamespace: null };
+    this.creators.set(String(creator), { identity, bindings }, started.generation, {
+      ghostIds: [],
+      ghostChangesSeen: started.ghostChangesSeen,
+      bindings: scope,
+    });
+  }
+
+  /**
+   * `read` with the identities and the creator's bindings it left out (being in `known.users`)
+   * taken from the creators' entries; undefined when one of them was dropped since the list was made.
+   */
+  private withKnownCreators(read: TaskFactsRead, known: KnownFacts, readerId?: number): TaskFactsRead | undefined {
+    if (known.users.length === 0) return read;
+    const needed = new Set<number>([read.task.ownerUserId, ...read.ghosts.map((g) => g.ownerUserId)]);
+    if (read.subscription) needed.add(read.subscription.ownerUserId);
+    if (readerId !== undefined) needed.add(readerId);
+    const identities = { ...read.identities };
+    let bindings = read.bindings;
+    for (const id of needed) {
+      if (!known.users.includes(id)) continue;
+      const entry = this.creators.get(String(id));
+      if (!entry) return undefined;
+      identities[id] = entry.identity;
+      if (id === read.task.ownerUserId) bindings = [...entry.bindings, ...bindings];
+    }
+    return { ...read, identities, bindings };
   }
 
   /**
@@ -219,8 +285,14 @@ export class TaskResolutionService {
         identities,
         skills: skills.filter(reachFilter(ghosts)),
       }),
+      groupBindings: facts.bindings.filter((b) => b.target.type === 'group'),
     };
-    this.teams.set(String(facts.team.id), entry, started.generation, { ghostIds: facts.ghostIds, ...started });
+    const bindings = { creatorUserId: null, teamNamespace: facts.team.namespace };
+    this.teams.set(String(facts.team.id), entry, started.generation, {
+      ghostIds: facts.ghostIds,
+      ...started,
+      bindings,
+    });
     return { skills, team: entry };
   }
 
@@ -246,27 +318,40 @@ export class TaskResolutionService {
 
   /**
    * The task's facts when the principal may read it: a token only its own task, a user per docs/api.md#access.
-   * With `knownTeams`, see ResolutionFactsRepository.loadTaskFacts.
+   * With `known`, see ResolutionFactsRepository.loadTaskFacts; the known creators' facts are filled in.
    */
   async readableFacts(
     principal: Principal,
     taskId: number,
     manager?: EntityManager,
-    knownTeams: number[] = [],
+    known: KnownFacts = NOTHING_KNOWN,
   ): Promise<TaskFactsRead> {
     if (principal.kind === 'task_token') {
-      const facts = tokenReadsTask(principal, taskId)
-        ? await this.facts.loadTaskFacts(taskId, [], knownTeams, manager)
-        : null;
+      const facts = tokenReadsTask(principal, taskId) ? await this.knownFacts(taskId, undefined, known, manager) : null;
       if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
       return facts;
     }
-    const facts = await this.facts.loadTaskFacts(taskId, [principal.userId], knownTeams, manager);
+    const facts = await this.knownFacts(taskId, principal.userId, known, manager);
     if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
     const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
     if (!canReadTask(principal, facts.task, effectiveRole(identity.directRoles, facts.task.namespace))) {
       throw DomainError.notFound(TASK_NOT_FOUND);
     }
     return facts;
+  }
+
+  /** The task's facts read with `known`, the known creators' filled in; read again in full when one was dropped meanwhile. */
+  private async knownFacts(
+    taskId: number,
+    readerId: number | undefined,
+    known: KnownFacts,
+    manager?: EntityManager,
+  ): Promise<TaskFactsRead | null> {
+    const extra = readerId === undefined ? [] : [readerId];
+    const read = await this.facts.loadTaskFacts(taskId, extra, known, manager);
+    if (!read) return null;
+    return (
+      this.withKnownCreators(read, known, readerId) ?? this.facts.loadTaskFacts(taskId, extra, NOTHING_KNOWN, manager)
+    );
   }
 }

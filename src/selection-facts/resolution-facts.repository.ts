@@ -52,9 +52,21 @@ export interface TaskSelectionFacts {
   bindings: BindingFacts[];
 }
 
+/** What the caller keeps already, so the task statement leaves it out (see TaskFactsRead). */
+export interface KnownFacts {
+  /** Teams whose ghosts, their owners' identities and their lineage's bindings are kept. */
+  teams: readonly number[];
+  /** Users whose identity and own bindings are kept. */
+  users: readonly number[];
+}
+
+export const NOTHING_KNOWN: KnownFacts = { teams: [], users: [] };
+
 /**
- * A task's facts read with `knownTeams`: when its team is one of them, `ghosts` and `ghostIds` are
- * empty and `identities` lacks the ghosts' owners (the caller has them); `teamKnown` says so.
+ * A task's facts read with `known`: when its team is one of the known teams, `ghosts` and
+ * `ghostIds` are empty, `identities` lacks the ghosts' owners and `bindings` the lineage's groups'
+ * (the caller has them); `teamKnown` says so. A known user's identity is left out of
+ * `identities`, and when the creator is one, their own bindings out of `bindings`.
  */
 export type TaskFactsRead = TaskSelectionFacts & { teamKnown: boolean };
 
@@ -123,16 +135,21 @@ interface SkillRow {
   tags: Record<string, number> | null;
 }
 
-const USERS_JSON = `
+/** The identities of the users of `ids.ids` that `condition` (on `u`) keeps, as one JSON array. */
+function usersJson(condition = 'true'): string {
+  return `
   SELECT json_agg(json_build_object(
            'id', u.id, 'role', u.role,
            'memberships', (SELECT json_agg(json_build_object('name', g.name, 'role', m.role))
                              FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id)))
-    FROM users u WHERE u.id = ANY(ids.ids)`;
+    FROM users u WHERE u.id = ANY(ids.ids) AND ${condition}`;
+}
 
 /**
- * The task, its team's ghosts, its subscriptions and every identity involved, as JSON columns.
- * The ghosts (and their owners' identities) are left out when the team is one of `$3`.
+ * The task, its team's ghosts, its subscriptions, every identity involved and the bindings that may
+ * apply, as JSON columns. The ghosts, their owners' identities and the lineage's bindings are left
+ * out when the team is one of `$3`; the identities of the users in `$4`, and the creator's own
+ * bindings when the creator is one of them.
  */
 const TASK_SELECTIONS: PreparedStatement = {
   name: 'resolution_task_selections',
@@ -159,6 +176,7 @@ const TASK_SELECTIONS: PreparedStatement = {
         -- passed the skills table (docs/benchmarks.md#cold-resolution-with-bindings).
         bd AS (SELECT b.id, b.skill_id, b.user_id, NULL::text AS group_name, b.preload, b.exceptions
                  FROM t JOIN skill_bindings b ON b.user_id = t.owner_user_id
+                WHERE t.owner_user_id <> ALL($4::int[])
                UNION ALL
                SELECT b.id, b.skill_id, NULL, g.name, b.preload, b.exceptions
                  FROM tm
@@ -166,7 +184,7 @@ const TASK_SELECTIONS: PreparedStatement = {
                         SELECT array_to_string((string_to_array(tm.namespace, '/'))[1:i], '/')
                           FROM generate_series(1, cardinality(string_to_array(tm.namespace, '/'))) i))
                  JOIN skill_bindings b ON b.group_id = g.id
-                WHERE NOT tm.deleted),
+                WHERE NOT tm.deleted AND NOT tm.known),
         bound AS (SELECT bd.*, s.name, s.namespace, s.is_public
                     FROM bd CROSS JOIN LATERAL (SELECT s.name, s.namespace, s.is_public FROM skills s
                                                  WHERE s.id = bd.skill_id AND s.deleted_at IS NULL LIMIT 1) s),
@@ -177,7 +195,7 @@ const TASK_SELECTIONS: PreparedStatement = {
           (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
           (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
           (SELECT json_agg(sub) FROM sub) AS subscriptions,
-          (${USERS_JSON}) AS users,
+          (${usersJson('u.id <> ALL($4::int[])')}) AS users,
           (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids,
           (SELECT known FROM tm) AS team_known,
           (SELECT json_agg(bound) FROM bound) AS bindings
@@ -204,19 +222,18 @@ export class ResolutionFactsRepository {
     extraUserIds: number[] = [],
     manager: EntityManager = this.db.manager,
   ): Promise<TaskSelectionFacts | null> {
-    return this.loadTaskFacts(taskId, extraUserIds, [], manager);
+    return this.loadTaskFacts(taskId, extraUserIds, NOTHING_KNOWN, manager);
   }
 
-  /** The same, but without the ghosts of a team in `knownTeams` (see TaskFactsRead). */
+  /** The same, but without what `known` says the caller keeps (see TaskFactsRead). */
   async loadTaskFacts(
     taskId: number,
     extraUserIds: number[],
-    knownTeams: number[],
+    known: KnownFacts,
     manager: EntityManager = this.db.manager,
   ): Promise<TaskFactsRead | null> {
-    // Written as an array literal here: pg would escape each of up to a few hundred ids as text.
-    const teams = `{${knownTeams.filter(isRowNumber).join(',')}}`;
-    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, [taskId, extraUserIds, teams], manager);
+    const params = [taskId, extraUserIds, idArray(known.teams), idArray(known.users)];
+    const rows = await queryPrepared<TaskRow>(this.db, TASK_SELECTIONS, params, manager);
     const row = rows[0];
     if (!row?.task) return null;
     return {
@@ -240,7 +257,7 @@ export class ResolutionFactsRepository {
   /** Identities (admin flag and direct group roles) of the given users. */
   async loadIdentities(userIds: number[], manager: EntityManager = this.db.manager): Promise<Record<number, Identity>> {
     const rows: Array<{ users: TaskRow['users'] }> = await manager.query(
-      `WITH ids AS (SELECT $1::int[] AS ids) SELECT (${USERS_JSON}) AS users FROM ids`,
+      `WITH ids AS (SELECT $1::int[] AS ids) SELECT (${usersJson()}) AS users FROM ids`,
       [userIds],
     );
     return toIdentities(rows[0]?.users ?? null);
@@ -352,6 +369,11 @@ function storedRefs(value: unknown): Record<string, StoredRef> {
       return [name, stored];
     }),
   );
+}
+
+/** Ids as an array literal: pg would escape each of up to a few hundred ids as text. */
+function idArray(ids: readonly number[]): string {
+  return `{${ids.filter(isRowNumber).join(',')}}`;
 }
 
 function toBindingFacts(row: BindingRow): BindingFacts {

@@ -1,3 +1,4 @@
+import { ResolutionFactsRepository } from '../../src/selection-facts/resolution-facts.repository';
 import { countingQueries } from '../support/app-queries';
 import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
@@ -265,6 +266,110 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
       const after = await taskWith(labels);
       await read(warm);
       expect((await read(after)).body.skill_refs['la-later'].skill_id).toBe(later.id);
+    });
+  });
+
+  describe("a task creator's identity and own bindings, kept with the team's entry: the answer a full load gives", () => {
+    let groupId: number;
+    let team: { id: number };
+    let mine: { id: number };
+    let theirs: { id: number };
+
+    beforeAll(async () => {
+      const dave = await createUser(t, 'dave');
+      groupId = await s.group(alice, 'cr', [
+        [bob, 'Developer'],
+        [dave, 'Developer'],
+      ]);
+      await s.skill(ADMIN_KEY, 'cr-ghost', 'public');
+      await s.skill(alice, 'cr-group', 'cr');
+      mine = await s.skill(ADMIN_KEY, 'cr-mine', 'public');
+      theirs = await s.skill(alice, 'cr-theirs', 'cr');
+      ({ team } = await s.teamWithGhost(alice, 'cr-team', ['cr-ghost'], [], 'cr'));
+    });
+
+    /** A fresh task of the team by `who`, naming the group's skill as an additional skill. */
+    const fresh = async (who: TestUser): Promise<number> =>
+      (await s.task(who, { team_id: team.id, labels: { additionalSkills: '["cr-group"]' } })).id;
+
+    /** The fresh task's answer, then the same task's after a write that empties every entry. */
+    async function aheadAndFull(who: TestUser): Promise<{ ahead: any; full: any }> {
+      const ahead = (await read(await fresh(who), who)).body;
+      await unrelatedWrite(`cr-${Date.now()}-${Math.random()}`);
+      const full = (await read(ahead.task_id, who)).body;
+      return { ahead, full };
+    }
+
+    it("the task's statement leaves out a known creator and a known team's lineage", async () => {
+      await s.put(bob, `/api/users/me/skill-bindings/${mine.id}`, { preload: false }, 201);
+      await s.put(alice, `/api/groups/${groupId}/skill-bindings/${theirs.id}`, { preload: false }, 201);
+      const taskId = await fresh(bob);
+      const repo = t.app.get(ResolutionFactsRepository);
+      const all = (await repo.loadTaskFacts(taskId, [], { teams: [], users: [] }))!;
+      expect(all.identities[bob.id]?.directRoles.cr).toBe('Developer');
+      expect(all.bindings.map((b) => b.target.type).sort()).toEqual(['group', 'user']);
+      const byTeam = (await repo.loadTaskFacts(taskId, [], { teams: [team.id], users: [] }))!;
+      expect(byTeam.teamKnown).toBe(true);
+      expect(byTeam.bindings.map((b) => b.target.type)).toEqual(['user']);
+      const byBoth = (await repo.loadTaskFacts(taskId, [alice.id], { teams: [team.id], users: [bob.id] }))!;
+      expect(byBoth.identities[bob.id]).toBeUndefined();
+      expect(byBoth.identities[alice.id]?.directRoles.cr).toBe('Owner');
+      expect(byBoth.bindings).toEqual([]);
+      expect(byBoth.task).toEqual(all.task);
+    });
+
+    it('a second task of a creator, their bindings and their group roles as a full load has them', async () => {
+      const first = await aheadAndFull(bob);
+      expect(first.ahead.skill_refs['cr-mine'].skill_id).toBe(mine.id);
+      expect(first.ahead.skill_refs['cr-theirs'].skill_id).toBe(theirs.id);
+      expect(first.ahead.skill_refs['cr-group']).toBeDefined();
+      // Bob's entry and the team's are there now: his next task reads neither.
+      await read((await s.task(alice, { team_id: team.id })).id);
+      const again = await aheadAndFull(bob);
+      expect(again.ahead).toEqual(again.full);
+      expect({ ...again.ahead, task_id: 0, fingerprint: '' }).toEqual({ ...first.ahead, task_id: 0, fingerprint: '' });
+    });
+
+    it("drops the creator's entry when their bindings change, the team's when the group's do", async () => {
+      await read(await fresh(bob), bob);
+      expect((await t.http.delete(`/api/users/me/skill-bindings/${mine.id}`).set(as(bob.key))).status).toBe(204);
+      const unbound = await aheadAndFull(bob);
+      expect(unbound.ahead.skill_refs['cr-mine']).toBeUndefined();
+      expect(unbound.ahead).toEqual(unbound.full);
+
+      await read(await fresh(bob), bob);
+      const removed = await t.http.delete(`/api/groups/${groupId}/skill-bindings/${theirs.id}`).set(as(alice.key));
+      expect(removed.status).toBe(204);
+      const groupUnbound = await aheadAndFull(bob);
+      expect(groupUnbound.ahead.skill_refs['cr-theirs']).toBeUndefined();
+      expect(groupUnbound.ahead).toEqual(groupUnbound.full);
+      await s.put(alice, `/api/groups/${groupId}/skill-bindings/${theirs.id}`, { preload: true }, 201);
+      const rebound = await aheadAndFull(bob);
+      expect(rebound.ahead.preload_skill_refs['cr-theirs'].skill_id).toBe(theirs.id);
+      expect(rebound.ahead).toEqual(rebound.full);
+    });
+
+    it("follows a creator's group role: after they leave, their next task gets neither the group's skill nor its bindings", async () => {
+      const later = await fresh(bob);
+      await read(await fresh(bob), bob);
+      expect((await t.http.delete(`/api/groups/${groupId}/members/${bob.id}`).set(as(alice.key))).status).toBe(204);
+      const ahead = (await read(later, bob)).body;
+      expect(ahead.skill_refs['cr-group']).toBeUndefined();
+      expect(ahead.skill_refs['cr-theirs']).toBeUndefined();
+      expect(ahead.unresolved).toEqual([{ name: 'cr-group', source: 'task', reason: 'NOT_FOUND' }]);
+      await unrelatedWrite('cr-left');
+      expect((await read(later, bob)).body).toEqual(ahead);
+    });
+
+    it("another reader's task: the reader's identity kept, the creator's read, both as a full load has them", async () => {
+      const carolsTask = await fresh(alice);
+      // Alice reads her own task first (her entry kept), then a task of Dave's on the same team.
+      await read(await fresh(alice));
+      const davesTask = (await s.task(alice, { team_id: team.id })).id;
+      const ahead = (await read(davesTask)).body;
+      await unrelatedWrite('cr-reader');
+      expect((await read(davesTask)).body).toEqual(ahead);
+      expect((await read(carolsTask)).body.skill_refs['cr-group']).toBeDefined();
     });
   });
 });
