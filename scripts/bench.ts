@@ -92,6 +92,7 @@ async function prepare(
     TEAM_SKILLS_CACHE_ENTRIES: '0',
     SKILL_LOOKUP_CACHE_ENTRIES: '0',
     CREATOR_CACHE_ENTRIES: '0',
+    NEW_TASK_CACHE_ENTRIES: '0',
   });
   cleanup.push(bare.stop);
   return { hot, cold, bare };
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
     const bound = bindingRowsWanted()
       ? await bindingRows(host, base, work, reach, dataDir, (step) => cleanup.push(step), oneRow, progress)
       : undefined;
-    const fresh = freshTaskRows(small.baseUrl, work, reach);
+    const fresh = freshTaskRows(small.baseUrl, work, reach, coldSmall.baseUrl);
     const freshRatios = fresh.flatMap((row): Ratio[] => [
       { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
       { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
@@ -187,7 +188,8 @@ async function main(): Promise<void> {
     header.push(
       'cold rows: a second service on the same database with RESOLUTION_CACHE_ENTRIES=0 (every request resolves; ' +
         'credentials, what each team\'s ghosts reach and the skill lookups stay cached until a change); "no team ' +
-        'entry" rows: a third with TEAM_SKILLS_CACHE_ENTRIES, SKILL_LOOKUP_CACHE_ENTRIES and CREATOR_CACHE_ENTRIES 0 as well (every ' +
+        'entry" rows: a third with TEAM_SKILLS_CACHE_ENTRIES, SKILL_LOOKUP_CACHE_ENTRIES, CREATOR_CACHE_ENTRIES and ' +
+        'NEW_TASK_CACHE_ENTRIES 0 as well (every ' +
         'request loads everything, as the first one after a change does); mixed rows: the service as configured, ' +
         'with a writer',
     );

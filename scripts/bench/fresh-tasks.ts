@@ -3,7 +3,8 @@
 // catalog skills as explicit refs, by a member of its team; the run then hands out each task once
 // (one shared queue for every connection), so every request is the task's first resolution, on
 // the service as configured (resolution cache on). One row puts every task on one team (its
-// ghosts decided once, then kept), the other spreads them over every team.
+// ghosts decided once, then kept), another spreads them over every team; the third is the first
+// with the tasks created through another replica, so the service reading them never saw them made.
 import type autocannon from 'autocannon';
 import { users } from './catalog';
 import { Endpoint } from './load';
@@ -57,7 +58,14 @@ async function createTasks(
  * `teams`: the team ids the tasks go to, in turn; each task's creator is one of the members who
  * created the team's loaded tasks.
  */
-function freshRow(baseUrl: string, label: string, teams: number[], work: Resources, reach: Reach): Endpoint {
+function freshRow(
+  baseUrl: string,
+  label: string,
+  teams: number[],
+  work: Resources,
+  reach: Reach,
+  createdThrough = baseUrl,
+): Endpoint {
   const keys = new Map(users().map((u) => [u.id, u.apiKey]));
   const creators = new Map<number, string[]>();
   for (const t of work.tasks) {
@@ -84,7 +92,7 @@ function freshRow(baseUrl: string, label: string, teams: number[], work: Resourc
       }));
       return { teamId, apiKey: crew[n % crew.length], labels: { requestedSkillRefs: JSON.stringify(refs) } };
     });
-    queue = await createTasks(baseUrl, plan);
+    queue = await createTasks(createdThrough, plan);
     at = 0;
   };
   const requests = [
@@ -118,10 +126,14 @@ function freshRow(baseUrl: string, label: string, teams: number[], work: Resourc
   };
 }
 
-/** The two first-request rows on the service as configured: one team, and every team. */
-export function freshTaskRows(baseUrl: string, work: Resources, reach: Reach): Endpoint[] {
+/**
+ * The first-request rows on the service as configured: one team, every team, and one team with the
+ * tasks created through `otherReplica` (another service on the same database).
+ */
+export function freshTaskRows(baseUrl: string, work: Resources, reach: Reach, otherReplica: string): Endpoint[] {
   return [
     freshRow(baseUrl, 'one team', [1], work, reach),
+    freshRow(baseUrl, 'one team, created through another replica', [1], work, reach, otherReplica),
     freshRow(
       baseUrl,
       `${work.teams.length} teams`,

@@ -56,6 +56,8 @@ export interface AppConfig {
   skillLookupCacheEntries: number;
   /** Task creators whose identity and own skill bindings are kept until the next change; 0 turns it off. */
   creatorCacheEntries: number;
+  /** Tasks created here kept as the task statement reads them, until the next change; 0 turns it off. */
+  newTaskCacheEntries: number;
   packageLimits: PackageLimits;
   inspection: InspectionSettings;
   /** Time and connection limits (docs/limits.md#time-limits) of the HTTP server. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     teamSkillsCacheEntries: r.int('TEAM_SKILLS_CACHE_ENTRIES', 1_000, 0, 1_000_000),
     skillLookupCacheEntries: r.int('SKILL_LOOKUP_CACHE_ENTRIES', 20_000, 0, 1_000_000),
     creatorCacheEntries: r.int('CREATOR_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    newTaskCacheEntries: r.int('NEW_TASK_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     packageLimits: {
       maxPackageBytes: r.int('MAX_PACKAGE_BYTES', 10 * MIB, 1024, 1024 * MIB),
       // The stored zip has no ZIP64 records, and a PostgreSQL bytea holds at most 1 GiB.

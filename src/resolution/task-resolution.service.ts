@@ -32,6 +32,7 @@ import {
   TaskSelectionFacts,
 } from '../selection-facts/resolution-facts.repository';
 import { SkillLookupCache } from './skill-lookup-cache';
+import { NewTasks } from '../selection-facts/new-tasks';
 import { lookupsOf, ReachLookup } from '../selection-facts/reach-lookups';
 import {
   ghostReach,
@@ -112,6 +113,7 @@ export class TaskResolutionService {
 
   constructor(
     private readonly facts: ResolutionFactsRepository,
+    private readonly newTasks: NewTasks,
     private readonly changes: ChangeGeneration,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: MetricsService,
@@ -196,6 +198,8 @@ export class TaskResolutionService {
     manager?: EntityManager,
   ): Promise<{ facts: TaskSelectionFacts; team?: TeamFacts }> {
     if (manager) return { facts: await this.readableFacts(principal, taskId, manager) };
+    const created = this.createdHere(principal, taskId);
+    if (created) return created;
     const known = { teams: this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number), users: this.knownCreators(principal) };
     const read = await this.readableFacts(principal, taskId, undefined, known);
     this.keepCreator(read, known, started);
@@ -209,6 +213,43 @@ export class TaskResolutionService {
     const identities = { ...team.identities, ...read.identities };
     const bindings = [...read.bindings, ...team.groupBindings];
     return { facts: { ...read, ghosts: team.ghosts, ghostIds: team.ghostIds, identities, bindings }, team };
+  }
+
+  /**
+   * The facts of a task created here, when its team's entry, its creator's and the reader's are
+   * kept: nothing to read. Undefined when one is missing; 404 when the reader may not read it.
+   */
+  private createdHere(
+    principal: Principal,
+    taskId: number,
+  ): { facts: TaskSelectionFacts; team: TeamFacts } | undefined {
+    const entry = this.newTasks.get(taskId);
+    const team = entry && this.teams.get(String(entry.team.id));
+    const creator = entry && this.creators.get(String(entry.task.ownerUserId));
+    if (!entry || !team || !creator) return undefined;
+    const { task } = entry;
+    const identities = { ...team.identities, [task.ownerUserId]: creator.identity };
+    if (principal.kind === 'user') {
+      const reader = principal.userId === task.ownerUserId ? creator : this.creators.get(String(principal.userId));
+      if (!reader) return undefined;
+      identities[principal.userId] = reader.identity;
+      if (!canReadTask(principal, task, effectiveRole(reader.identity.directRoles, task.namespace))) {
+        throw DomainError.notFound(TASK_NOT_FOUND);
+      }
+    } else if (!tokenReadsTask(principal, taskId)) {
+      throw DomainError.notFound(TASK_NOT_FOUND);
+    }
+    this.metrics.teamSkillsCache(true);
+    const facts: TaskSelectionFacts = {
+      task,
+      team: entry.team,
+      ghosts: team.ghosts,
+      ghostIds: team.ghostIds,
+      subscription: null,
+      identities,
+      bindings: [...creator.bindings, ...team.groupBindings],
+    };
+    return { facts, team };
   }
 
   /** The creators the facts query may leave out: the reader's user when kept, and the most recent. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NewTasks } from './new-tasks';
 import { ResolutionFactsRepository } from './resolution-facts.repository';
 import { SelectionValidator } from './selection-validator.service';
 
@@ -7,7 +8,7 @@ import { SelectionValidator } from './selection-validator.service';
  * skills or resolves them (ghosts, subscriptions, tasks, the resolution, the tool policy, downloads).
  */
 @Module({
-  providers: [ResolutionFactsRepository, SelectionValidator],
-  exports: [ResolutionFactsRepository, SelectionValidator],
+  providers: [ResolutionFactsRepository, SelectionValidator, NewTasks],
+  exports: [ResolutionFactsRepository, SelectionValidator, NewTasks],
 })
 export class ResolutionFactsModule {}

@@ -4,6 +4,7 @@ import { Principal, UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { Page, toPage } from '../common/http/pagination';
 import { ScopedAccess } from '../groups/scoped-access.service';
+import { NewTasks } from '../selection-facts/new-tasks';
 import { SelectionValidator } from '../selection-facts/selection-validator.service';
 import { CreateTaskDto, ExecutionCreatedDto, TaskDto, TaskListQuery } from './dto/task.dto';
 import { labelProblems, selectionLabels } from './task-labels';
@@ -19,6 +20,7 @@ export class TasksService {
     private readonly tasks: TasksRepository,
     private readonly access: ScopedAccess,
     private readonly selections: SelectionValidator,
+    private readonly newTasks: NewTasks,
   ) {}
 
   async create(caller: UserPrincipal, body: CreateTaskDto): Promise<TaskDto> {
@@ -32,6 +34,7 @@ export class TasksService {
       const sized = labelProblems(labels);
       if (sized.length) throw DomainError.validation(sized);
     }
+    const generation = this.newTasks.generation();
     const task = await this.tasks.create({
       teamId: team.id,
       ownerUserId: caller.userId,
@@ -39,6 +42,8 @@ export class TasksService {
       title: body.title ?? null,
       labels,
     });
+    const facts = { id: task.id, teamId: team.id, ownerUserId: caller.userId, namespace: team.namespace, labels };
+    this.newTasks.created({ task: facts, team: { id: team.id, namespace: team.namespace } }, generation);
     return toTaskDto(task);
   }
 

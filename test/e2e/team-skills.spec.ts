@@ -4,6 +4,26 @@ import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
+/** The task's answer and the statements it took (every write heard, the caller's key verified first). */
+async function counted(
+  t: TestApp,
+  taskId: number,
+  who: TestUser,
+): Promise<{ status: number; body: any; queries: number }> {
+  await t.heard();
+  expect((await t.http.get('/api/users/me').set(as(who.key))).status).toBe(200);
+  const { result: res, queries } = await countingQueries(() =>
+    t.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key)),
+  );
+  return { status: res.status, body: res.body, queries };
+}
+
+/** Any write the entries cannot survive: every cache is emptied. */
+async function emptyingWrite(s: Scenario, owner: TestUser, tag: string): Promise<void> {
+  const ghost = await s.ghost(owner, { name: `${tag}-spare` });
+  await s.bot(owner, `${tag}-spare-bot`, ghost.id);
+}
+
 // A task nobody resolved yet, in a team whose ghosts' skills were loaded since the last change,
 // loads only the skills its own selections name. Its answer is the one a full load gives.
 describe("cold resolutions reuse what the team's ghosts reach, until a change", () => {
@@ -13,8 +33,9 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
   let bob: TestUser;
 
   beforeAll(async () => {
-    // The resolution cache off: every read below resolves, as a task nobody resolved yet does.
-    t = await startTestApp({ RESOLUTION_CACHE_ENTRIES: '0' });
+    // The resolution cache off: every read below resolves, as a task nobody resolved yet does. The
+    // tasks created here are read as any task is (the last describe keeps them).
+    t = await startTestApp({ RESOLUTION_CACHE_ENTRIES: '0', NEW_TASK_CACHE_ENTRIES: '0' });
     s = new Scenario(t);
     alice = await createUser(t, 'alice');
     bob = await createUser(t, 'bob');
@@ -24,22 +45,13 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
     await t.close();
   });
 
-  /** The task's answer and the statements it took (every write heard, the caller's key verified first). */
   async function read(taskId: number, who: TestUser = alice): Promise<{ body: any; queries: number }> {
-    await t.heard();
-    expect((await t.http.get('/api/users/me').set(as(who.key))).status).toBe(200);
-    const { result: res, queries } = await countingQueries(() =>
-      t.http.get(`/api/tasks/${taskId}/skills`).set(as(who.key)),
-    );
-    expect(res.status).toBe(200);
-    return { body: res.body, queries };
+    const { status, body, queries } = await counted(t, taskId, who);
+    expect(status).toBe(200);
+    return { body, queries };
   }
 
-  /** Any write the team's entry cannot survive: every cache is emptied. */
-  async function unrelatedWrite(tag: string): Promise<void> {
-    const ghost = await s.ghost(alice, { name: `${tag}-spare` });
-    await s.bot(alice, `${tag}-spare-bot`, ghost.id);
-  }
+  const unrelatedWrite = (tag: string): Promise<void> => emptyingWrite(s, alice, tag);
 
   it('a second task of the team takes one statement less, and answers what a full load answers', async () => {
     const pdf = await s.skill(alice, 'ts-pdf', 'ts');
@@ -371,5 +383,104 @@ describe("cold resolutions reuse what the team's ghosts reach, until a change", 
       expect((await read(davesTask)).body).toEqual(ahead);
       expect((await read(carolsTask)).body.skill_refs['cr-group']).toBeDefined();
     });
+  });
+});
+
+// A task created through this replica is kept as the task statement would read it: its first
+// resolution, with its team's, its creator's and its reader's entries kept, reads nothing.
+describe('a task created here, its team and its people known: its first resolution reads nothing', () => {
+  let t: TestApp;
+  let s: Scenario;
+  let alice: TestUser;
+  let carol: TestUser;
+  let team: { id: number };
+  let pub: { id: number };
+  let carolsOwn: number;
+  let ntGroup: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RESOLUTION_CACHE_ENTRIES: '0' });
+    s = new Scenario(t);
+    alice = await createUser(t, 'alice');
+    carol = await createUser(t, 'carol');
+    ntGroup = await s.group(alice, 'nt');
+    await s.skill(alice, 'nt-doc', 'nt');
+    pub = await s.skill(ADMIN_KEY, 'nt-pub', 'public');
+    ({ team } = await s.teamWithGhost(alice, 'nt-team', ['nt-doc'], ['nt-doc'], 'nt'));
+    const own = await s.teamWithGhost(carol, 'nt-carol', [], [], 'default');
+    carolsOwn = (await s.task(carol, { team_id: own.team.id })).id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const read = (taskId: number, who: TestUser = alice) => counted(t, taskId, who);
+  const emptied = (tag: string): Promise<void> => emptyingWrite(s, alice, tag);
+
+  const refs = JSON.stringify([{ name: 'nt-pub', namespace: 'default', is_public: true }]);
+
+  it('reads nothing, and answers what a full load answers', async () => {
+    await read((await s.task(alice, { team_id: team.id, labels: { requestedSkillRefs: refs } })).id);
+    const fresh = await s.task(alice, { team_id: team.id, labels: { requestedSkillRefs: refs } });
+    const ahead = await read(fresh.id);
+    expect(ahead.status).toBe(200);
+    expect(ahead.queries).toBe(0);
+    expect(ahead.body.skill_refs['nt-pub'].skill_id).toBe(pub.id);
+    expect(ahead.body.preload_skill_refs['nt-doc']).toBeDefined();
+    await emptied('nt-1');
+    const full = await read(fresh.id);
+    expect(full.queries).toBeGreaterThan(0);
+    expect(full.body).toEqual(ahead.body);
+  });
+
+  it("the creator's and the group's bindings, as a full load has them", async () => {
+    const mine = await s.skill(ADMIN_KEY, 'nt-mine', 'public');
+    const grouped = await s.skill(alice, 'nt-grouped', 'nt');
+    await s.put(alice, `/api/users/me/skill-bindings/${mine.id}`, { preload: true }, 201);
+    await s.put(alice, `/api/groups/${ntGroup}/skill-bindings/${grouped.id}`, { preload: false }, 201);
+    await read((await s.task(alice, { team_id: team.id })).id);
+    const fresh = await s.task(alice, { team_id: team.id });
+    const ahead = await read(fresh.id);
+    expect(ahead.queries).toBe(0);
+    expect(ahead.body.preload_skill_refs['nt-mine'].skill_id).toBe(mine.id);
+    expect(ahead.body.skill_refs['nt-grouped'].skill_id).toBe(grouped.id);
+    await emptied('nt-b');
+    expect((await read(fresh.id)).body).toEqual(ahead.body);
+  });
+
+  it("a reader who may not read it gets 404 without a read, as from the task's row", async () => {
+    await read((await s.task(alice, { team_id: team.id })).id);
+    // Carol's entry: a task of her own resolved.
+    await read(carolsOwn, carol);
+    const fresh = await s.task(alice, { team_id: team.id });
+    const denied = await read(fresh.id, carol);
+    expect(denied.status).toBe(404);
+    expect(denied.queries).toBe(0);
+    await emptied('nt-2');
+    expect((await read(fresh.id, carol)).status).toBe(404);
+  });
+
+  it('a change after it was created: read from its row', async () => {
+    await read((await s.task(alice, { team_id: team.id })).id);
+    const fresh = await s.task(alice, { team_id: team.id });
+    await withClient(t.db.url, (c) =>
+      c.query('UPDATE tasks SET labels = $2::jsonb WHERE id = $1', [
+        fresh.id,
+        JSON.stringify({ requestedSkillRefs: refs }),
+      ]),
+    );
+    // On the embedded database the write above is not heard: told, as the change listener would.
+    t.changed();
+    const after = await read(fresh.id);
+    expect(after.queries).toBeGreaterThan(0);
+    expect(after.body.skill_refs['nt-pub'].skill_id).toBe(pub.id);
+  });
+
+  it('labels past 4 KiB are not kept: read from its row', async () => {
+    await read((await s.task(alice, { team_id: team.id })).id);
+    const fresh = await s.task(alice, { team_id: team.id, labels: { note: 'x'.repeat(5000) } });
+    const ahead = await read(fresh.id);
+    expect(ahead.status).toBe(200);
+    expect(ahead.queries).toBe(1);
   });
 });
