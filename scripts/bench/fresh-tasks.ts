@@ -11,7 +11,7 @@ import { Endpoint } from './load';
 import { Reach, Resources } from './resources';
 
 /** Tasks created before each run, more than a run of 2 s has asked for (a run that asks for more reports the overrun and no ratio). */
-const TASKS_PER_RUN = Number(process.env.BENCH_FRESH_TASKS ?? 8_000);
+const TASKS_PER_RUN = Number(process.env.BENCH_FRESH_TASKS ?? 12_000);
 const CREATORS = 10;
 
 interface Fresh {
