@@ -13,6 +13,7 @@ import { NarrowChangeNotifications1796200000000 } from './1796200000000-narrow-c
 import { ReachedSkillsFunction1796300000000 } from './1796300000000-reached-skills-function';
 import { SkillBindings1796400000000 } from './1796400000000-skill-bindings';
 import { VersionLifecycle1796500000000 } from './1796500000000-version-lifecycle';
+import { NarrowTokenNotifications1796600000000 } from './1796600000000-narrow-token-notifications';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   ReachedSkillsFunction1796300000000,
   SkillBindings1796400000000,
   VersionLifecycle1796500000000,
+  NarrowTokenNotifications1796600000000,
 ];

@@ -22,7 +22,8 @@ export const ReadOnlyRoute = (): MethodDecorator => SetMetadata(READ_ONLY_ROUTE,
 
 /**
  * A route that only inserts a row no cached answer can depend on yet (a new task; a new ghost,
- * which is on no team until a bot names it): it leaves the caches as they are.
+ * which is on no team until a bot names it; a new task token, which no request presented yet): it
+ * leaves the caches as they are.
  */
 export const NewRowRoute = (): MethodDecorator => SetMetadata(NARROW_WRITE, { kind: 'new-row' } satisfies NarrowWrite);
 

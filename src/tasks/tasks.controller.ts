@@ -71,6 +71,8 @@ export class TasksController {
   }
 
   @Post(':id/tokens')
+  // No cached answer depends on a token no request has presented yet.
+  @NewRowRoute()
   @ApiOperation({
     operationId: 'createTaskToken',
     summary: 'Mint a task token for a sandbox (24 h by default, 60 s to 7 days); shown once',

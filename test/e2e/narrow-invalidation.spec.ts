@@ -2,7 +2,7 @@ import { countingQueries } from '../support/app-queries';
 import { Scenario } from '../support/scenario';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 
-// A new task elsewhere or another team's ghost leaves a cached resolution in place; a change to a
+// A new task elsewhere, a new task token or another team's ghost leaves a cached resolution in place; a change to a
 // ghost the task's team points at (deleted or not) drops it, and any other write drops everything.
 describe('writes that cannot change a cached resolution do not drop it', () => {
   let t: TestApp;
@@ -37,7 +37,9 @@ describe('writes that cannot change a cached resolution do not drop it', () => {
     expect((await read(task.id)).queried).toBe(true);
     expect(await read(task.id)).toEqual({ skills: ['narrow-a'], queried: false });
 
-    await s.task(alice, { team_id: other.team.id });
+    const elsewhere = await s.task(alice, { team_id: other.team.id });
+    await s.post(alice, `/api/tasks/${elsewhere.id}/tokens`, { ttl_seconds: 600 });
+    await s.post(alice, `/api/tasks/${task.id}/tokens`, { ttl_seconds: 600 });
     await s.put(alice, `/api/ghosts/${other.ghost.id}`, { name: 'narrow-other-ghost', skills: ['narrow-b'] });
     await s.ghost(alice, { name: 'narrow-loose', skills: ['narrow-b'] });
     expect(await read(task.id)).toEqual({ skills: ['narrow-a'], queried: false });

@@ -448,6 +448,21 @@ describe('a task created here, its team and its people known: its first resoluti
     expect((await read(fresh.id)).body).toEqual(ahead.body);
   });
 
+  it('read with a task token minted for it: nothing read either, the answer its creator gets', async () => {
+    await read((await s.task(alice, { team_id: team.id, labels: { requestedSkillRefs: refs } })).id);
+    const fresh = await s.task(alice, { team_id: team.id, labels: { requestedSkillRefs: refs } });
+    const { token } = await s.post(alice, `/api/tasks/${fresh.id}/tokens`, { ttl_seconds: 600 });
+    const bearer = { authorization: `Bearer ${token}` };
+    // The token verified first: its first request looks it up.
+    expect((await t.http.get(`/api/tasks/${fresh.id}`).set(bearer)).status).toBe(200);
+    await t.heard();
+    const { result, queries } = await countingQueries(() => t.http.get(`/api/tasks/${fresh.id}/skills`).set(bearer));
+    expect(result.status).toBe(200);
+    expect(queries).toBe(0);
+    await emptied('nt-token');
+    expect(result.body).toEqual((await read(fresh.id)).body);
+  });
+
   it("a reader who may not read it gets 404 without a read, as from the task's row", async () => {
     await read((await s.task(alice, { team_id: team.id })).id);
     // Carol's entry: a task of her own resolved.
