@@ -2,7 +2,7 @@
 // checks that the caller may read the task, and hands everything to resolveTask.
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal, UserPrincipal } from '../auth/principal';
 import { BindingScope, ChangeGeneration, GenerationCache } from '../cache/change-generation';
 import { InFlight } from '../cache/in-flight';
 import type { AppConfig } from '../config/app-config';
@@ -67,8 +67,13 @@ interface CreatorFacts {
 
 /** How many teams (the most recently used) the facts query is told to leave the ghosts of. */
 const KNOWN_TEAMS_SENT = 256;
-/** How many creators (the most recently used) the facts query is told to leave out, besides the reader. */
-const KNOWN_CREATORS_SENT = 64;
+
+/** 404 `Task not found` unless the user, whose identity is `identity`, may read the task (docs/api.md#access). */
+function requireReadable(principal: UserPrincipal, task: TaskSelectionFacts['task'], identity: Identity): void {
+  if (!canReadTask(principal, task, effectiveRole(identity.directRoles, task.namespace))) {
+    throw DomainError.notFound(TASK_NOT_FOUND);
+  }
+}
 
 /** When the computation began: what a value computed from it may be cached under. */
 interface Started {
@@ -200,7 +205,7 @@ export class TaskResolutionService {
     if (manager) return { facts: await this.readableFacts(principal, taskId, manager) };
     const created = this.createdHere(principal, taskId);
     if (created) return created;
-    const known = { teams: this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number), users: this.knownCreators(principal) };
+    const known = { teams: this.teams.recentKeys(KNOWN_TEAMS_SENT).map(Number), users: this.keptReader(principal) };
     const read = await this.readableFacts(principal, taskId, undefined, known);
     this.keepCreator(read, known, started);
     if (!read.team) return { facts: read };
@@ -233,9 +238,7 @@ export class TaskResolutionService {
       const reader = principal.userId === task.ownerUserId ? creator : this.creators.get(String(principal.userId));
       if (!reader) return undefined;
       identities[principal.userId] = reader.identity;
-      if (!canReadTask(principal, task, effectiveRole(reader.identity.directRoles, task.namespace))) {
-        throw DomainError.notFound(TASK_NOT_FOUND);
-      }
+      requireReadable(principal, task, reader.identity);
     } else if (!tokenReadsTask(principal, taskId)) {
       throw DomainError.notFound(TASK_NOT_FOUND);
     }
@@ -252,11 +255,14 @@ export class TaskResolutionService {
     return { facts, team };
   }
 
-  /** The creators the facts query may leave out: the reader's user when kept, and the most recent. */
-  private knownCreators(principal: Principal): number[] {
-    const recent = this.creators.recentKeys(KNOWN_CREATORS_SENT).map(Number);
+  /**
+   * The creators the facts query may leave out: the reader's user (a token's minter) when kept,
+   * most often the task's creator. Only that one: listing the most recent would walk the whole
+   * cache on every read.
+   */
+  private keptReader(principal: Principal): number[] {
     const reader = principal.kind === 'user' ? principal.userId : principal.minterUserId;
-    return recent.includes(reader) || !this.creators.get(String(reader)) ? recent : [reader, ...recent];
+    return this.creators.get(String(reader)) ? [reader] : [];
   }
 
   /** Keeps the creator's identity and own bindings when this read loaded them. */
@@ -374,10 +380,7 @@ export class TaskResolutionService {
     }
     const facts = await this.knownFacts(taskId, principal.userId, known, manager);
     if (!facts) throw DomainError.notFound(TASK_NOT_FOUND);
-    const identity = facts.identities[principal.userId] ?? plainIdentity(principal.userId);
-    if (!canReadTask(principal, facts.task, effectiveRole(identity.directRoles, facts.task.namespace))) {
-      throw DomainError.notFound(TASK_NOT_FOUND);
-    }
+    requireReadable(principal, facts.task, facts.identities[principal.userId] ?? plainIdentity(principal.userId));
     return facts;
   }
 
