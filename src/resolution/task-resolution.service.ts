@@ -177,6 +177,7 @@ export class TaskResolutionService {
         taskCreatorUserId: facts.task.ownerUserId,
         teamId: facts.task.teamId,
         teamNamespace: facts.team?.namespace ?? null,
+        taskNamespace: facts.task.namespace,
         ghosts: facts.ghosts,
         subscription: facts.subscription,
         labels: facts.task.labels,

@@ -10,15 +10,14 @@ export interface BindingException {
 
 export type BindingTarget = { type: 'user'; userId: number } | { type: 'group'; groupName: string };
 
-/** The scope rank of a bound skill, as name lookups rank them: personal, group, public. */
-export type BoundScope = 'personal' | 'group' | 'public';
-
 export interface BindingFacts {
   id: number;
   skillId: number;
   /** The bound skill's current name. */
   name: string;
-  scope: BoundScope;
+  /** The bound skill's scope: `default` for personal and public skills, else its group. */
+  namespace: string;
+  isPublic: boolean;
   target: BindingTarget;
   preload: boolean;
   exceptions: readonly BindingException[];

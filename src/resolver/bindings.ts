@@ -1,12 +1,13 @@
 // Skill bindings (automatic skills) as plain rules: which bindings a task gets, in which order,
 // and which names they decide. The lowest source of a task's skills: a binding decides a name only
-// when no other source names it (docs/resolution.md#skill-bindings).
+// when no other source names it, and only when every reader of the task may read the bound skill
+// (docs/resolution.md#skill-bindings).
 import { DEFAULT_NAMESPACE, effectiveRole, namespaceLineage } from '../access';
 import { canRead } from './access';
 import { refTo } from './lookup';
 import type { Identity, RefOutcome } from './resolution.types';
 import type { SkillCatalog } from './skill-catalog';
-import type { BindingException, BindingFacts, BindingTarget, BoundScope } from './binding.types';
+import type { BindingException, BindingFacts, BindingTarget } from './binding.types';
 import { BINDING_EXCEPTION_TYPES } from './binding.types';
 
 export * from './binding.types';
@@ -21,6 +22,8 @@ export interface BindingTask {
   teamId: number;
   /** The team's namespace; null when the team is gone (then only the creator's own bindings apply). */
   teamNamespace: string | null;
+  /** The task's own namespace (its team's when created, kept when the team is gone): who reads it. */
+  taskNamespace: string;
   labels: Readonly<Record<string, string>>;
 }
 
@@ -52,12 +55,30 @@ export function bindingGroups(creator: Identity, teamNamespace: string | null): 
     .filter((group) => effectiveRole(creator.directRoles, group) !== null);
 }
 
-const SCOPE_RANK: Record<BoundScope, number> = { personal: 0, group: 1, public: 2 };
+/**
+ * The readers' rule. A binding is automatic: nobody chose to share the bound skill with the task's
+ * readers, and every reader of a task sees its resolved set and may mint a token that downloads
+ * it. So a binding is a source for a task only when every reader of the task may read the bound
+ * skill's scope: in a task of group `g` (read by roles in `g`, which hold in `g`'s children), a
+ * public skill or a skill of `g` or of a group below it; in a personal task (read by its creator
+ * and admins), a skill of any scope. Decided on the scope alone, before any access check.
+ */
+export function readersMayRead(taskNamespace: string, skill: { namespace: string; isPublic: boolean }): boolean {
+  if (skill.isPublic || taskNamespace === DEFAULT_NAMESPACE) return true;
+  return skill.namespace !== DEFAULT_NAMESPACE && namespaceLineage(skill.namespace).includes(taskNamespace);
+}
+
+/** As name lookups rank scopes: personal, group, public. */
+function scopeRank(binding: BindingFacts): number {
+  if (binding.isPublic) return 2;
+  return binding.namespace === DEFAULT_NAMESPACE ? 0 : 1;
+}
 
 /**
  * The bindings that apply to the task, in the order they decide: the creator's own, then each
- * binding group's, nearest first. Within one target, a name bound twice (a personal and a public
- * skill of the same name) ranks as a name lookup would: personal, group, public, then skill id.
+ * binding group's, nearest first; none outside the readers' rule, none excepted. Within one
+ * target, a name bound twice (a personal and a public skill of the same name) ranks as a name
+ * lookup would: personal, group, public, then skill id.
  */
 export function applicableBindings(bindings: readonly BindingFacts[], task: BindingTask): BindingFacts[] {
   const groups = bindingGroups(task.creator, task.teamNamespace);
@@ -68,12 +89,12 @@ export function applicableBindings(bindings: readonly BindingFacts[], task: Bind
   };
   return bindings
     .map((binding) => ({ binding, rank: rankOf(binding.target) }))
-    .filter(({ binding, rank }) => rank >= 0 && !isExcepted(binding.exceptions, task))
+    .filter(
+      ({ binding, rank }) =>
+        rank >= 0 && readersMayRead(task.taskNamespace, binding) && !isExcepted(binding.exceptions, task),
+    )
     .sort(
-      (a, b) =>
-        a.rank - b.rank ||
-        SCOPE_RANK[a.binding.scope] - SCOPE_RANK[b.binding.scope] ||
-        a.binding.skillId - b.binding.skillId,
+      (a, b) => a.rank - b.rank || scopeRank(a.binding) - scopeRank(b.binding) || a.binding.skillId - b.binding.skillId,
     )
     .map(({ binding }) => binding);
 }

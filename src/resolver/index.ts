@@ -56,7 +56,6 @@ export {
   type BindingTarget,
   type BindingTask,
   type BoundName,
-  type BoundScope,
   decideBindings,
   exceptionProblems,
   groupBindable,
@@ -64,6 +63,7 @@ export {
   MAX_BINDING_EXCEPTIONS,
   MAX_BINDINGS_PER_TARGET,
   MAX_EXCEPTION_VALUE_CHARS,
+  readersMayRead,
   resolveBinding,
   taskMode,
 } from './bindings';

@@ -89,6 +89,8 @@ export interface ResolutionFacts {
   teamId: number;
   /** The team's namespace; null when the team is gone (lookups then use `default`). */
   teamNamespace: string | null;
+  /** The task's own namespace, kept when its team is gone: whose readers a binding must suit. */
+  taskNamespace: string;
   /** Ghosts of the team's bots, in member order (empty when the team is gone). */
   ghosts: GhostFacts[];
   /** The subscription of the task's latest background execution. */

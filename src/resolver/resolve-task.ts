@@ -189,7 +189,13 @@ export function resolveTask(facts: ResolutionFacts, ghosts?: GhostDecisions): Re
     const preload: Decisions = new Map();
     if (!facts.bindings?.length) return { skills, preload };
     const named = new Set([...decided.skills.names, ...above.keys()]);
-    const task = { creator: actor, teamId: facts.teamId, teamNamespace: facts.teamNamespace, labels: facts.labels };
+    const task = {
+      creator: actor,
+      teamId: facts.teamId,
+      teamNamespace: facts.teamNamespace,
+      taskNamespace: facts.taskNamespace,
+      labels: facts.labels,
+    };
     for (const bound of decideBindings(facts.bindings, task, named)) {
       const decision: Decision = { source: 'binding', outcome: resolveBinding(catalog(), actor, bound.binding) };
       skills.set(bound.name, decision);

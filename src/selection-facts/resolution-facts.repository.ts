@@ -11,7 +11,6 @@ import {
   BINDING_EXCEPTION_TYPES,
   BindingException,
   BindingFacts,
-  BoundScope,
   ExplicitSelection,
   GhostFacts,
   Identity,
@@ -377,12 +376,12 @@ function idArray(ids: readonly number[]): string {
 }
 
 function toBindingFacts(row: BindingRow): BindingFacts {
-  const scope: BoundScope = row.is_public ? 'public' : row.namespace === DEFAULT_NAMESPACE ? 'personal' : 'group';
   return {
     id: row.id,
     skillId: row.skill_id,
     name: row.name,
-    scope,
+    namespace: row.namespace,
+    isPublic: row.is_public,
     target:
       row.user_id !== null ? { type: 'user', userId: row.user_id } : { type: 'group', groupName: row.group_name! },
     preload: row.preload,

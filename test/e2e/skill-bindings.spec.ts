@@ -369,6 +369,83 @@ describe('skill bindings', () => {
       });
     });
 
+    it("the readers' rule: a user's binding of a personal skill never reaches a group task's readers", async () => {
+      // Bob (Developer in sb) binds his personal skill and creates a task on a team of sb. Carol
+      // (Reporter in sb) reads the task: she must not get the skill's id, hash, bytes or files.
+      const secret = await s.skill(bob, 'sb-secret');
+      expect((await put(bob, mePath(secret.id), { preload: true })).status).toBe(201);
+      const team = (await s.teamWithGhost(bob, 'sb-team-rr', [], [], 'sb')).team;
+      const task = await s.task(bob, { team_id: team.id });
+      for (const reader of [bob, carol, alice]) {
+        const seen = await skillsOf(reader, task.id);
+        expect(seen.status).toBe(200);
+        expect(seen.body).toMatchObject({ skills: [], preload_skills: [], skill_refs: {}, unresolved: [] });
+        expect(JSON.stringify(seen.body)).not.toContain(secret.latest_version.content_hash);
+      }
+      const exec = await t.http.post(`/api/tasks/${task.id}/execution-requests`).set(as(carol.key)).send({});
+      expect(exec.body.skill_names).toEqual([]);
+
+      const token = (await s.post(carol, `/api/tasks/${task.id}/tokens`, {})).token as string;
+      for (const path of [
+        `/api/skills/${secret.id}/download`,
+        `/api/v1/kinds/skills/${secret.id}/download`,
+        `/api/skills/${secret.id}/manifest`,
+        `/api/skills/${secret.id}/files/SKILL.md`,
+      ]) {
+        expectError(await get(token, path), 404, 'NOT_FOUND');
+      }
+      expect((await get(token, `/api/v1/kinds/skills?name=sb-secret`)).body).toEqual({ items: [] });
+      const port = await listen(t);
+      const client = new Client({ name: 'bindings-readers', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/api/mcp`), {
+          requestInit: { headers: as(token) },
+        }),
+      );
+      try {
+        expect((await client.listResources()).resources).toEqual([]);
+        await expect(client.readResource({ uri: 'skill://default/sb-secret/SKILL.md' })).rejects.toThrow(/not found/i);
+      } finally {
+        await client.close();
+      }
+
+      // The same binding still serves Bob's own personal task.
+      const own = (await s.teamWithGhost(bob, 'sb-team-rr-own', [], [], 'default')).team;
+      const ownTask = await s.task(bob, { team_id: own.id });
+      expect((await skillsOf(bob, ownTask.id)).body).toMatchObject({
+        skills: ['sb-secret'],
+        preload_skills: ['sb-secret'],
+        skill_refs: { 'sb-secret': { skill_id: secret.id } },
+      });
+    });
+
+    it("the readers' rule: an ancestor's binding of its own skill reaches no task of a child group", async () => {
+      const gina = await createUser(t, 'sb-gina');
+      await s.put(alice, `/api/groups/${web}/members/${gina.id}`, { role: 'Reporter' });
+      const childTeam = (await s.teamWithGhost(alice, 'sb-team-rr-c', [], [], 'sb/web')).team;
+      expect((await put(alice, groupPath(sb, lint.id), { preload: true })).status).toBe(201);
+      expect((await put(alice, groupPath(sb, pub.id))).status).toBe(201);
+      // Alice has a role in sb and reads sb-lint, but Gina (sb/web only) reads her task too.
+      const task = await s.task(alice, { team_id: childTeam.id });
+      for (const reader of [alice, gina]) {
+        expect((await skillsOf(reader, task.id)).body).toMatchObject({
+          skills: ['sb-pub'],
+          preload_skills: [],
+          unresolved: [],
+        });
+      }
+      const token = (await s.post(gina, `/api/tasks/${task.id}/tokens`, {})).token as string;
+      expectError(await get(token, `/api/skills/${lint.id}/download`), 404, 'NOT_FOUND');
+      expect((await get(token, `/api/skills/${pub.id}/download`)).status).toBe(200);
+      // On a task of sb itself, sb's binding of its own skill applies.
+      const parentTeam = (await s.teamWithGhost(alice, 'sb-team-rr-p', [], [], 'sb')).team;
+      const onParent = await s.task(alice, { team_id: parentTeam.id });
+      expect((await skillsOf(carol, onParent.id)).body).toMatchObject({
+        skills: ['sb-lint', 'sb-pub'],
+        preload_skills: ['sb-lint'],
+      });
+    });
+
     it('a task token reads, downloads and lists the bound skills of its task; the MCP tool and manifest agree', async () => {
       const team = (await s.teamWithGhost(alice, 'sb-team-t', [], [], 'default')).team;
       const task = await s.task(alice, { team_id: team.id });

@@ -8,13 +8,13 @@ import {
   exceptionProblems,
   groupBindable,
   isExcepted,
+  readersMayRead,
   taskMode,
 } from '../../src/resolver';
 import type {
   BindingException,
   BindingFacts,
   BindingTask,
-  BoundScope,
   ExplicitSelection,
   GhostFacts,
   Resolution,
@@ -24,22 +24,36 @@ import { skill, user } from '../support/resolver-facts';
 
 const creator = user(1, { 'acme/web': 'Developer', tools: 'Reporter' });
 
-function task(teamNamespace: string | null, labels: Record<string, string> = {}, teamId = 7): BindingTask {
-  return { creator, teamId, teamNamespace, labels };
+/** A task of a team in `teamNamespace` (null: the team is gone; the task keeps `taskNamespace`). */
+function task(
+  teamNamespace: string | null,
+  labels: Record<string, string> = {},
+  teamId = 7,
+  taskNamespace = teamNamespace ?? 'acme/web',
+): BindingTask {
+  return { creator, teamId, teamNamespace, taskNamespace, labels };
+}
+
+/** Where a bound skill lives: `personal`, `public`, or a group's name. */
+type Scope = string;
+
+function scoped(scope: Scope): { namespace: string; isPublic: boolean } {
+  if (scope === 'public') return { namespace: 'default', isPublic: true };
+  return { namespace: scope === 'personal' ? 'default' : scope, isPublic: false };
 }
 
 let nextId = 1;
 function bind(
   name: string,
   target: string | number,
-  opts: { skillId?: number; scope?: BoundScope; preload?: boolean; exceptions?: BindingException[] } = {},
+  opts: { skillId?: number; scope?: Scope; preload?: boolean; exceptions?: BindingException[] } = {},
 ): BindingFacts {
   const id = nextId++;
   return {
     id,
     skillId: opts.skillId ?? 100 + id,
     name,
-    scope: opts.scope ?? 'public',
+    ...scoped(opts.scope ?? 'public'),
     target: typeof target === 'number' ? { type: 'user', userId: target } : { type: 'group', groupName: target },
     preload: opts.preload ?? false,
     exceptions: opts.exceptions ?? [],
@@ -133,6 +147,79 @@ describe('exceptions', () => {
   });
 });
 
+describe("the readers' rule: a binding reaches a task only when every reader of the task may read its skill", () => {
+  it.each<[string, Scope, boolean]>([
+    // A group task is read by roles in its group (held in its children too), and by admins.
+    ['acme/web', 'public', true],
+    ['acme/web', 'acme/web', true],
+    ['acme/web', 'acme/web/ui', true],
+    ['acme/web', 'acme', false],
+    ['acme/web', 'acme/api', false],
+    ['acme/web', 'acme/webx', false],
+    ['acme/web', 'tools', false],
+    ['acme/web', 'personal', false],
+    ['acme', 'acme/web/ui', true],
+    ['acme/web/ui', 'acme/web', false],
+    // A personal task is read by its creator and admins: any scope (access decides the rest).
+    ['default', 'personal', true],
+    ['default', 'acme', true],
+    ['default', 'public', true],
+  ])('a task in %s, a skill of %s: %s', (taskNamespace, scope, expected) => {
+    expect(readersMayRead(taskNamespace, scoped(scope))).toBe(expected);
+  });
+
+  // Both binding kinds over both namespaces of task, decided before access: the creator
+  // (Developer in acme/web, Reporter in tools; or Reporter in acme) reads every skill bound here.
+  const acmeReporter = { ...task('acme/web'), creator: user(1, { acme: 'Reporter' }) };
+  it.each<[string, BindingFacts[], BindingTask, string[]]>([
+    [
+      "user binding, creator's personal skill, group task",
+      [bind('notes', 1, { scope: 'personal' })],
+      task('acme/web'),
+      [],
+    ],
+    [
+      "user binding, creator's personal skill, personal task",
+      [bind('notes', 1, { scope: 'personal' })],
+      task('default'),
+      ['notes<-u1'],
+    ],
+    ["user binding, the task group's skill", [bind('lint', 1, { scope: 'acme/web' })], task('acme/web'), ['lint<-u1']],
+    ["user binding, a child group's skill", [bind('ui', 1, { scope: 'acme/web/ui' })], task('acme/web'), ['ui<-u1']],
+    ["user binding, the parent group's skill", [bind('deep', 1, { scope: 'acme' })], acmeReporter, []],
+    ["user binding, another group's skill", [bind('tool', 1, { scope: 'tools' })], task('acme/web'), []],
+    [
+      "user binding, another group's skill, personal task",
+      [bind('tool', 1, { scope: 'tools' })],
+      task('default'),
+      ['tool<-u1'],
+    ],
+    ['user binding, a public skill, group task', [bind('pdf', 1)], task('acme/web'), ['pdf<-u1']],
+    [
+      'user binding, personal skill, the team gone: the task keeps its group',
+      [bind('notes', 1, { scope: 'personal' })],
+      task(null),
+      [],
+    ],
+    [
+      "group binding, the team group's own skill",
+      [bind('lint', 'acme/web', { scope: 'acme/web' })],
+      task('acme/web'),
+      ['lint<-acme/web'],
+    ],
+    ["group binding, an ancestor's own skill", [bind('deep', 'acme', { scope: 'acme' })], acmeReporter, []],
+    ["group binding, an ancestor's public skill", [bind('pdf', 'acme')], acmeReporter, ['pdf<-acme']],
+    [
+      'a binding outside the rule leaves its name to the next binding',
+      [bind('notes', 1, { scope: 'personal', preload: true }), bind('notes', 'acme/web', { preload: true })],
+      task('acme/web'),
+      ['notes<-acme/web+'],
+    ],
+  ])('%s', (_, bindings, t, expected) => {
+    expect(decided(bindings, t)).toEqual(expected);
+  });
+});
+
 describe('which bindings decide a name', () => {
   it.each<[string, BindingFacts[], BindingTask, string[], string[]]>([
     ['no bindings', [], task('acme/web'), [], []],
@@ -205,7 +292,7 @@ describe('which bindings decide a name', () => {
   it('a name bound twice by one target ranks as a lookup would: personal, group, public, then id', () => {
     const pub = bind('notes', 1, { scope: 'public', skillId: 5 });
     const personal = bind('notes', 1, { scope: 'personal', skillId: 50 });
-    const group = bind('notes', 1, { scope: 'group', skillId: 20 });
+    const group = bind('notes', 1, { scope: 'acme/web', skillId: 20 });
     const order = applicableBindings([pub, group, personal], task('default')).map((b) => b.skillId);
     expect(order).toEqual([50, 20, 5]);
     expect(decideBindings([pub, group, personal], task('default'), new Set())[0].binding).toBe(personal);
@@ -247,7 +334,7 @@ describe("bindings in a task's resolution", () => {
     skill(30, 'pdf', { isPublic: true }),
     skill(31, 'fmt', { isPublic: true }),
   ];
-  const scopes: Record<number, BoundScope> = { 10: 'personal', 11: 'personal', 20: 'group', 21: 'group' };
+  const scopes: Record<number, Scope> = { 10: 'personal', 11: 'personal', 20: 'acme/web', 21: 'acme' };
   const identities = { 1: creator, 2: user(2), 5: user(5, { acme: 'Reporter' }) };
 
   function b(
@@ -278,6 +365,7 @@ describe("bindings in a task's resolution", () => {
       taskCreatorUserId: 1,
       teamId: 7,
       teamNamespace: 'acme/web',
+      taskNamespace: 'acme/web',
       ghosts: [],
       subscription: null,
       labels: {},
@@ -325,9 +413,14 @@ describe("bindings in a task's resolution", () => {
     ],
     ["an ancestor's binding needs a role there: none for a member of acme/web alone", facts([b(21, 'acme')]), {}],
     [
-      "an ancestor's binding, for a member of the ancestor",
+      "an ancestor's binding of its own skill, even for a member of the ancestor: readers of acme/web alone could not read it",
       facts([b(21, 'acme')], { taskCreatorUserId: 5 }),
-      { skills: ['deep'], refs: { deep: '21v1' } },
+      {},
+    ],
+    [
+      "an ancestor's binding of a public skill, for a member of the ancestor",
+      facts([b(30, 'acme', { preload: true })], { taskCreatorUserId: 5 }),
+      { skills: ['pdf'], preload: ['pdf'], refs: { pdf: '30v1' }, preloadRefs: { pdf: '30v1' } },
     ],
     [
       'a personal team: user bindings only',
@@ -410,9 +503,29 @@ describe("bindings in a task's resolution", () => {
       { skills: ['lint', 'pdf'], preload: ['lint'], refs: { pdf: '30v1' }, unresolved: ['lint:binding:FORBIDDEN'] },
     ],
     [
-      "a personal skill of another user bound to the creator (it can't be read): FORBIDDEN",
-      facts([b(11, 1, { preload: true })]),
+      "in a personal task, a personal skill of another user bound to the creator (it can't be read): FORBIDDEN",
+      facts([b(11, 1, { preload: true })], { teamNamespace: 'default', taskNamespace: 'default' }),
       { skills: ['theirs'], preload: ['theirs'], unresolved: ['theirs:binding:FORBIDDEN'] },
+    ],
+    [
+      "the creator's personal skill in a group task: no source at all, not unresolved",
+      facts([b(10, 1, { preload: true })]),
+      {},
+    ],
+    [
+      "the creator's personal skill in their personal task",
+      facts([b(10, 1, { preload: true })], { teamNamespace: 'default', taskNamespace: 'default' }),
+      { skills: ['mine'], preload: ['mine'], refs: { mine: '10v1' }, preloadRefs: { mine: '10v1' } },
+    ],
+    [
+      "the creator's personal skill, the team gone: the task's readers are still acme/web's",
+      facts([b(10, 1), b(30, 1)], { teamNamespace: null }),
+      { skills: ['pdf'], refs: { pdf: '30v1' } },
+    ],
+    [
+      "the creator's binding of an ancestor's skill in a child group's task: nothing",
+      facts([b(21, 5)], { taskCreatorUserId: 5 }),
+      {},
     ],
     [
       'a group binding the creator lost the role to read: no longer applies at all',

@@ -249,6 +249,7 @@ describe('a task resolution reports each lifecycle failure from its deciding sou
       taskCreatorUserId: 1,
       teamId: 3,
       teamNamespace: 'team-a',
+      taskNamespace: 'team-a',
       ghosts: [
         {
           ownerUserId: 1,
@@ -281,6 +282,7 @@ describe('a task resolution reports each lifecycle failure from its deciding sou
       taskCreatorUserId: 1,
       teamId: 3,
       teamNamespace: null,
+      taskNamespace: 'default',
       ghosts: [],
       subscription: null,
       labels: { additionalSkills: JSON.stringify(['fmt']) },

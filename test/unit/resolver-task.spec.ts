@@ -85,6 +85,7 @@ function facts(overrides: Partial<ResolutionFacts> = {}): ResolutionFacts {
     taskCreatorUserId: BOB,
     teamId: 3,
     teamNamespace: 'team-a',
+    taskNamespace: 'team-a',
     ghosts: [],
     subscription: null,
     labels: {},
