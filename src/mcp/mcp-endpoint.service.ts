@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
+import { UnreadBody } from '../common/http/json-body';
 import { McpTools } from './mcp-tools.service';
 
 @Injectable()
@@ -12,7 +13,9 @@ export class McpEndpoint {
   /** One JSON-RPC message (already parsed by the global JSON body parser), answered as JSON. */
   async handle(principal: Principal, req: Request, res: Response): Promise<void> {
     const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    const { server, transport, body } = await this.tools.open(principal, origin, req.body);
+    // A body of another media type is left to the transport, which answers its own 415.
+    const parsed: unknown = req.body instanceof UnreadBody ? undefined : req.body;
+    const { server, transport, body } = await this.tools.open(principal, origin, parsed);
     res.on('close', () => void server.close());
     await transport.handleRequest(req, res, body);
   }

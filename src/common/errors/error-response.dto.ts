@@ -93,6 +93,11 @@ const EXAMPLE_ANSWERS = {
   REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive within the time limit' },
   PACKAGE_TOO_LARGE: { code: 'PACKAGE_TOO_LARGE', message: 'The package is larger than the upload limit' },
   BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message:
+      'The body was sent with Content-Type "text/plain;charset=UTF-8": this route reads application/json (package uploads: multipart/form-data). Nothing was read or stored',
+  },
   RATE_LIMITED: {
     code: 'RATE_LIMITED',
     message: 'Too many failed authentications from this address; retry in 42 s',
@@ -134,6 +139,7 @@ const WHEN: Record<DocumentedCode, string> = {
   REQUEST_TIMEOUT: 'the request did not arrive within the time limit; nothing is stored',
   PACKAGE_TOO_LARGE: 'the package is over the upload limit',
   BODY_TOO_LARGE: 'the JSON body is over 1 MiB',
+  UNSUPPORTED_MEDIA_TYPE: 'a body sent as another media type than the route reads, or with none named; nothing is read',
   RATE_LIMITED:
     'too many failed authentications from this address (every request carrying credentials from it, until `Retry-After`)',
   DATABASE_UNAVAILABLE: 'the database did not answer in time',
@@ -238,7 +244,12 @@ export const VERSION_GONE: ErrorCase = {
 };
 
 /** What every route that reads a JSON body may answer besides its own rules. */
-export const JSON_BODY_ERRORS: ErrorCase[] = ['BAD_REQUEST', 'BODY_TOO_LARGE', 'REQUEST_TIMEOUT'];
+export const JSON_BODY_ERRORS: ErrorCase[] = [
+  'BAD_REQUEST',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TIMEOUT',
+];
 
 /** What every upload route may answer besides its own rules (a package that breaks the format: SKILL_INVALID). */
 export const UPLOAD_ERRORS: ErrorCase[] = [
@@ -247,6 +258,7 @@ export const UPLOAD_ERRORS: ErrorCase[] = [
     when: 'no `file`, another file field or two files, or a form field breaking a rule (such as `public=true` outside `default`)',
   },
   'PACKAGE_TOO_LARGE',
+  { code: 'UNSUPPORTED_MEDIA_TYPE', when: 'a body that is not multipart/form-data; nothing is read' },
   'REQUEST_TIMEOUT',
   'RATE_LIMITED',
   {
