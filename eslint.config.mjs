@@ -38,4 +38,10 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', module: 'writable' },
     },
   },
+  {
+    // CommonJS files loaded as they are (a Jest reporter is not transformed).
+    files: ['**/*.cjs'],
+    languageOptions: { globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -37,6 +37,13 @@ const database = {
 
 module.exports = {
   maxWorkers: process.env.TEST_DATABASE_URL ? 2 : 1,
+  reporters: [
+    'default',
+    [
+      '<rootDir>/test/support/documented-count.reporter.cjs',
+      { loopTests: LOOP_TESTS.map((path) => path.replace('<rootDir>/', '')) },
+    ],
+  ],
   testTimeout: 60_000,
   projects: [
     // Rules as tables of cases: no database, no Nest.
