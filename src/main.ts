@@ -25,10 +25,33 @@ function readConfig(): AppConfig {
 
 let bootLogger: AppLogger | undefined;
 
+/** What a newcomer needs to hear when the port cannot be had: which setting moves it. */
+function listenRefusal(err: NodeJS.ErrnoException, host: string, port: number): string | undefined {
+  const where = `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') {
+    return `${where} is already in use (another skill-resolver, or another program): set PORT to a free port, e.g. PORT=3001 npm start (HOST sets the address)`;
+  }
+  if (err.code === 'EACCES') return `no permission to listen on ${where}: set PORT to a port above 1023`;
+  if (err.code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine: set HOST (default 127.0.0.1)`;
+  return undefined;
+}
+
+/** Node 20 runs everything here, but its line has ended: said once at boot (docs/configuration.md#nodejs). */
+function nodeWarning(logger: AppLogger): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) {
+    logger.write(
+      'warn',
+      `Node.js ${process.versions.node} reached its end of life on 2026-04-30 (no more security fixes): run 22, 24 or 26`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = new AppLogger(config.logLevel, config.logFormat);
   if (envFileRead) logger.write('info', 'settings read from .env (the environment wins over it)');
+  nodeWarning(logger);
   logger.maskSecrets(configSecrets(config));
   bootLogger = logger;
   let embedded: EmbeddedPostgres | undefined;
@@ -76,7 +99,14 @@ async function main(): Promise<void> {
     await embedded?.stop();
     throw err;
   });
-  await app.listen(config.port, config.host);
+  await app.listen(config.port, config.host).catch(async (err: NodeJS.ErrnoException) => {
+    const refusal = listenRefusal(err, config.host, config.port);
+    if (!refusal) throw err;
+    logger.write('fatal', refusal, { host: config.host, port: config.port, error: err.code });
+    await app.close().catch(() => undefined);
+    await embedded?.stop();
+    process.exit(69); // EX_UNAVAILABLE
+  });
 
   let stopping = false;
   const shutdown = (signal: string): void => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseHolder } from '../../src/database/data-dir-lock';
 import { getJson, startService } from '../support/service-process';
@@ -71,6 +72,33 @@ describe('the service on its embedded database (real processes)', () => {
     const fatal = broken.lines.find((l) => l.includes('"level":"fatal"'));
     expect(fatal).toContain('the embedded database failed');
     expect(existsSync(join(dataDir, 'skill-resolver.lock'))).toBe(false);
+  });
+
+  it('on a port in use, stops with exit 69 and a line naming PORT, leaving the folder unlocked', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    try {
+      const service = startService({ DATA_DIR: dataDir, PORT: String(taken), HOST: '127.0.0.1' });
+      expect(await service.exited).toBe(69);
+      const fatal = service.lines.find((l) => l.includes('"level":"fatal"'));
+      expect(JSON.parse(fatal ?? '{}')).toMatchObject({
+        msg: `127.0.0.1:${taken} is already in use (another skill-resolver, or another program): set PORT to a free port, e.g. PORT=3001 npm start (HOST sets the address)`,
+        port: taken,
+        error: 'EADDRINUSE',
+      });
+      expect(existsSync(join(dataDir, 'skill-resolver.lock'))).toBe(false);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('on Node 20 says once at boot that its line has ended; on 22 and later says nothing of it', async () => {
+    const service = startService({ DATA_DIR: dataDir });
+    await service.ready;
+    const said = service.lines.filter((l) => l.includes('end of life'));
+    expect(said).toHaveLength(Number(process.versions.node.split('.')[0]) < 22 ? 1 : 0);
+    expect(await service.stop()).toBe(0);
   });
 
   it('refuses a second process on a folder in use, naming the folder and the holder', async () => {

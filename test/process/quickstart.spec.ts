@@ -1,6 +1,7 @@
-// The README's quickstart, run verbatim: the fenced block between its markers goes to bash against
-// the built service on a real port, on a fresh install (an empty data folder, or an empty database
-// on a server), with only the variables the README names. And the entrypoint docs/sandbox-client.md
+// The README's quickstart, run verbatim: the fenced block between its markers (which runs
+// examples/quickstart.sh) goes to bash against the built service on a real port, on a fresh
+// install (an empty data folder, or an empty database on a server), with only the variables the
+// script names; then once more, as a newcomer would. And the entrypoint docs/sandbox-client.md
 // shows is the file examples/sandbox-entrypoint.sh.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,21 +58,28 @@ describe('the README quickstart', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('publishes, resolves, downloads with a task token and syncs a sandbox folder, as written', async () => {
-    const work = join(scratch, 'work');
-    const run = await runBash(markedBlock('README.md', 'quickstart'), {
+  const run = (work: string) =>
+    runBash(markedBlock('README.md', 'quickstart'), {
       PATH: process.env.PATH ?? '',
       HOME: join(scratch, 'home'),
       SR_URL: `http://127.0.0.1:${port}`,
       ADMIN_KEY: adminKey,
       WORK: work,
     });
-    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+
+  it('publishes, resolves, downloads with a task token and syncs a sandbox folder, as written', async () => {
+    expect(markedBlock('README.md', 'quickstart')).toBe('sh examples/quickstart.sh\n');
+    const work = join(scratch, 'work');
+    const first = await run(work);
+    expect({ code: first.code, stderr: first.code === 0 ? '' : first.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(
+      /^1\. user alice-\d+\n2\. skill hello-world: id 1\n3\. ghost 1, bot 1, team 1, task 1\n/,
+    );
 
     // Step 4 printed the resolution: the skill as an exact ref in both maps.
-    const start = run.stdout.indexOf('{');
-    const end = run.stdout.indexOf('\n}\n') + 2;
-    const skills = JSON.parse(run.stdout.slice(start, end));
+    const start = first.stdout.indexOf('{');
+    const end = first.stdout.indexOf('\n}\n') + 2;
+    const skills = JSON.parse(first.stdout.slice(start, end));
     const ref = {
       skill_id: 1,
       namespace: 'default',
@@ -98,12 +106,12 @@ describe('the README quickstart', () => {
     const hash = skills.skill_refs['hello-world'].content_hash;
 
     // Step 5: the token's download is the package the ref names.
-    expect(run.stdout).toContain(`download matches ${hash}\n`);
+    expect(first.stdout).toContain(`5. download matches ${hash}\n`);
 
     // Step 6: the first sync downloaded it; the second made one request and fetched nothing.
-    expect(run.stderr).toMatch(/\[1\/1\] hello-world v1 from download/);
-    expect(run.stderr).toMatch(/1 skill in .*, 0 failed, 0 unresolved; 2 requests/);
-    const second = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('{"fingerprint"')) ?? 'null');
+    expect(first.stderr).toMatch(/\[1\/1\] hello-world v1 from download/);
+    expect(first.stderr).toMatch(/1 skill in .*, 0 failed, 0 unresolved; 2 requests/);
+    const second = JSON.parse(first.stdout.split('\n').find((line) => line.startsWith('{"fingerprint"')) ?? 'null');
     expect(second).toEqual({
       fingerprint: skills.fingerprint,
       skills: [{ name: 'hello-world', version: 1, content_hash: hash, status: 'active', from: 'cache' }],
@@ -112,20 +120,40 @@ describe('the README quickstart', () => {
       bytes_downloaded: 0,
       failed: [],
     });
-    expect(run.stderr).toMatch(/1 skill, 1 file checked: all match the lock/);
-    expect(run.stdout).toMatch(/---\nname: hello-world\n[\s\S]*Say hello, then ask how to help\.\n$/);
+    expect(first.stderr).toMatch(/1 skill, 1 file checked: all match the lock/);
+    expect(first.stdout).toMatch(/---\nname: hello-world\n[\s\S]*Say hello, then ask how to help\.\n6\. synced into /);
     expect(readFileSync(join(work, 'sandbox', 'skills', 'hello-world', 'SKILL.md'), 'utf8')).toContain(
       'name: hello-world',
     );
 
-    // What the block made is in the service, owned by the user it created.
-    const me = await getJson(port, '/api/users/me', { 'x-api-key': adminKey });
-    expect(me).toEqual({ status: 200, body: { id: 1, user_name: 'admin', role: 'admin' } });
+    // What the script made is in the service, owned by the user it created.
     const task = await getJson(port, '/api/tasks/1', { 'x-api-key': adminKey });
     expect(task).toMatchObject({
       status: 200,
       body: { id: 1, team_id: 1, owner_user_id: 2, title: 'Welcome a visitor' },
     });
+
+    // Run again on the same service: a user of its own, everything new, nothing refused.
+    const again = await run(join(scratch, 'work-again'));
+    expect({ code: again.code, stderr: again.code === 0 ? '' : again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(again.stdout).toMatch(
+      /^1\. user alice-\d+\n2\. skill hello-world: id 2\n3\. ghost 2, bot 2, team 2, task 2\n/,
+    );
+    expect(again.stdout).toContain('6. synced into ');
+  });
+
+  it("stops with the service's own answer when a request is refused", async () => {
+    const refused = await runBash(markedBlock('README.md', 'quickstart'), {
+      PATH: process.env.PATH ?? '',
+      HOME: join(scratch, 'home'),
+      SR_URL: `http://127.0.0.1:${port}`,
+      ADMIN_KEY: 'not-a-key',
+      WORK: join(scratch, 'work-refused'),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'quickstart: POST /api/users answered 401 UNAUTHENTICATED: Invalid, revoked or expired credentials\n',
+    );
   });
 
   it('shows the sandbox entrypoint in docs/sandbox-client.md exactly as examples/sandbox-entrypoint.sh', () => {

@@ -29,6 +29,12 @@ async function startEmbedded(): Promise<string> {
 
 export default async function globalSetup(): Promise<void> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    process.stdout.write(
+      '\nTEST_DATABASE_URL is not set: this run uses the embedded database, and skips the suites that need a ' +
+        'PostgreSQL server (replicas, notifications, database faults; docs/testing.md#two-databases).\n',
+    );
+  }
   const url = serverUrl ?? (await startEmbedded());
   const dataSource = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
   await dataSource.initialize();
