@@ -95,7 +95,10 @@ describe('Skills over MCP: every listed resource reads back as its digest, in a 
       });
       world.skills += 1;
       world.files += Object.keys(files).length + 1;
+      if (scope === 'plat/deploy' || scope === 'public') forTask.add(name);
     };
+    /** Names a task of plat/deploy can select: its group's skills and the public ones. */
+    const forTask = new Set<string>();
 
     // The collisions, always there: the same name in a group, its parent and its subgroup; a
     // skill named like a subgroup with a folder named like that subgroup's skill (the old
@@ -126,8 +129,8 @@ describe('Skills over MCP: every listed resource reads back as its digest, in a 
       await publish(caller, scope, name);
     }
 
-    // A task token: a team in plat/deploy whose ghost lists every name.
-    const { team } = await s.teamWithGhost(owner, 'work', NAMES, [], 'plat/deploy');
+    // A task token: a team in plat/deploy whose ghost lists every name it can select.
+    const { team } = await s.teamWithGhost(owner, 'work', [...forTask].sort(), [], 'plat/deploy');
     const task = await s.task(owner, { team_id: team.id });
     const token: string = (await s.post(owner, `/api/tasks/${task.id}/tokens`, {})).token;
     callers.push(
