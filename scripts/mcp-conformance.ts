@@ -3,7 +3,7 @@
 // must name an empty database), publishes personal, group, nested-group and public skills, and
 // runs each scenario of docs/mcp-skills.md#conformance through a small forwarding proxy that only
 // adds the user's Authorization header (the suite cannot send one). Host and Origin pass through
-// unchanged, so the DNS-rebinding scenario tests the service itself. Prints one line per scenario
+// unchanged, so the DNS-rebinding scenario tests the service itself, with its default settings. Prints one line per scenario
 // and exits 1 when any check failed or any scenario did not run.
 //
 //   npm run conformance              (builds first, as its pre script)
@@ -72,6 +72,14 @@ const SKILLS: Array<{
     name: 'deploy',
     skillMd: '---\nname: deploy\ndescription: Deploy a service with the platform runbook.\n---\n# Deploy\n',
     files: { 'scripts/deploy.sh': '#!/bin/sh\necho deploy\n', 'references/runbook.md': '# Runbook\n' },
+  },
+  {
+    // Named like the subgroup below, with a folder named like the subgroup's skill: its file is
+    // skill://platform/data/etl-pipeline/notes.md, the subgroup's skill skill://platform.data/etl-pipeline.
+    scope: 'platform',
+    name: 'data',
+    skillMd: '---\nname: data\ndescription: Data conventions of the platform group.\n---\n# Data\n',
+    files: { 'etl-pipeline/notes.md': '# Notes on the ETL pipeline\n' },
   },
   {
     scope: 'platform/data',
@@ -249,10 +257,12 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${proxy.port}/api/mcp`;
   let ok: boolean;
   try {
-    // The suite's own requests carry the Origin of the URL it is given: the proxy's, on loopback.
-    const service = await startService(process.env.DATABASE_URL || undefined, join(work, 'data'), {
-      MCP_ALLOWED_ORIGINS: `http://127.0.0.1:${proxy.port}`,
-    });
+    // The service runs with no MCP settings, as a default installation does: the suite's own
+    // requests carry the Origin of the URL it is given (the proxy's, on loopback), which the
+    // defaults allow. Settings inherited from this shell are dropped for the same reason.
+    delete process.env.MCP_ALLOWED_HOSTS;
+    delete process.env.MCP_ALLOWED_ORIGINS;
+    const service = await startService(process.env.DATABASE_URL || undefined, join(work, 'data'));
     try {
       forwarding.port = Number(new URL(service.baseUrl).port);
       forwarding.key = await seed(service.baseUrl);

@@ -26,6 +26,7 @@ import {
   SkillsGetRequestSchema,
   SkillsListRequestSchema,
 } from './mcp-skills-schemas';
+import { INVALID_CURSOR } from './skill-pages';
 
 /**
  * The requests the server answers (every other method is -32601 from the SDK), each with the
@@ -44,6 +45,12 @@ export const SERVED_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z
   ['skills/list', SkillsListRequestSchema],
   ['skills/get', SkillsGetRequestSchema],
 ]);
+
+/**
+ * Lists answered in one page: this service never wrote a cursor for them, so any cursor is one it
+ * did not write (docs/mcp-skills.md#pagination), refused as every MCP list refuses one.
+ */
+const ONE_PAGE_LISTS: ReadonlySet<string> = new Set(['tools/list', 'resources/templates/list']);
 
 /** Enough to correct a request; the rest would only lengthen the answer. */
 const MAX_PROBLEMS = 10;
@@ -113,6 +120,12 @@ export function paramsRefusal(body: unknown, tools: ReadonlySet<string>): JSONRP
       request.id,
       `Invalid params for ${request.method}: ${problems.slice(0, MAX_PROBLEMS).join('; ')}`,
     );
+  }
+  if (
+    ONE_PAGE_LISTS.has(request.method) &&
+    (parsed.data as { params?: { cursor?: string } }).params?.cursor !== undefined
+  ) {
+    return invalidParams(request.id, INVALID_CURSOR);
   }
   if (request.method === 'tools/call') {
     const { name } = (parsed.data as z.infer<typeof CallToolRequestSchema>).params;

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { DEFAULT_NAMESPACE } from '../access';
 import type { ManifestFile } from '../package/manifest';
 import { SkillEntity } from '../skills/skill.entity';
-import { latestFollowableSql, latestVersionSql } from '../skills/skills.repository';
+import { latestFollowableSql } from '../skills/skills.repository';
 import { SKILL_MAX_BYTES, SKILL_MAX_RESOURCES } from './skill-entries';
 import type { ListKey } from './skill-pages';
 import type { SkillScope } from './skill-uri';
@@ -93,13 +93,18 @@ export class McpSkillCatalogRepository {
     return rows.map(toRow);
   }
 
-  /** The version reads of `skill` default to (docs/resolution.md#version-lifecycle). */
-  async latestVersionOf(skill: SkillEntity): Promise<number> {
-    const rows: Array<{ version: number }> = await this.db.query(
-      `SELECT ${latestVersionSql('s')} AS version FROM skills s WHERE s.id = $1`,
+  /**
+   * The latest version of `skill` as refs follow it, the newest active or deprecated one
+   * (docs/resolution.md#version-lifecycle), or null when every version is yanked or revoked: then
+   * the skill is not served over MCP at all (docs/mcp-skills.md#revoked-versions).
+   */
+  async followableVersionOf(skill: SkillEntity): Promise<number | null> {
+    const rows: Array<{ version: number | null }> = await this.db.query(
+      `SELECT ${latestFollowableSql('s')} AS version FROM skills s WHERE s.id = $1`,
       [skill.id],
     );
-    return rows[0]?.version ?? skill.latestVersion;
+    const version = rows[0]?.version;
+    return version === null || version === undefined ? null : Number(version);
   }
 
   /** The active skill of that name in that scope (`personal`: the one `userId` owns), if any. */
@@ -128,14 +133,19 @@ export class McpSkillCatalogRepository {
     return this.db.manager.findOneBy(SkillEntity, { id });
   }
 
-  /** These versions (skill id and number), with their skills' names and scopes; missing ones left out. */
+  /**
+   * These versions (skill id and number), with their skills' names and scopes; missing and
+   * revoked ones left out: nothing of a revoked version is served over MCP, whoever asks and
+   * whatever led to it (docs/mcp-skills.md#revoked-versions).
+   */
   async versions(refs: ReadonlyArray<{ skillId: number; version: number }>): Promise<CatalogRow[]> {
     if (refs.length === 0) return [];
     const rows: RawRow[] = await this.db.query(
       `SELECT s.id AS skill_id, s.name, s.namespace, s.is_public, v.version, v.manifest, v.frontmatter
          FROM unnest($1::int[], $2::int[]) AS r(skill_id, version)
          JOIN skill_versions v ON v.skill_id = r.skill_id AND v.version = r.version
-         JOIN skills s ON s.id = v.skill_id`,
+         JOIN skills s ON s.id = v.skill_id
+        WHERE v.status <> 'revoked'`,
       [refs.map((r) => r.skillId), refs.map((r) => r.version)],
     );
     return rows.map(toRow);

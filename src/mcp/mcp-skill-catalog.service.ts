@@ -31,11 +31,12 @@ import {
   decodeDirectoryCursor,
   decodeListCursor,
   encodeCursor,
+  INVALID_CURSOR,
   ListKey,
   pageAfter,
   withinBudget,
 } from './skill-pages';
-import { parseSkillUri, SkillAddress, scopeOf, scopeRank, scopePath } from './skill-uri';
+import { parseSkillUri, SkillAddress, scopeOf, scopeRank, scopeSegment } from './skill-uri';
 
 /** Entries per page of skills/list, and resource triples a page may carry in all. */
 export const SKILLS_PAGE_SIZE = 50;
@@ -80,8 +81,14 @@ function served(row: CatalogRow): Served {
 function listCursor(cursor: string | undefined): ListKey | null {
   if (cursor === undefined) return null;
   const after = decodeListCursor(cursor);
-  if (!after) throw new SkillRequestRefused('Invalid cursor: pass back a nextCursor exactly as it was received');
+  if (!after) throw new SkillRequestRefused(INVALID_CURSOR);
   return after;
+}
+
+/** A version gone between the catalog's read and the file's (revoked, deleted) is not served. */
+function goneAsRefused(err: unknown, refused: SkillRequestRefused): never {
+  if (err instanceof DomainError && (err.code === 'VERSION_REVOKED' || err.code === 'NOT_FOUND')) throw refused;
+  throw err;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -112,8 +119,8 @@ export class McpSkillCatalog {
   /** skills/get: the entry of the skill whose SKILL.md `uri` names, listed or not, and why it is unlisted. */
   async getSkill(principal: Principal, uri: string): Promise<{ skill: SkillEntry; unlisted: string | null }> {
     const refused = new SkillRequestRefused(`No skill is served at ${shown(uri)}`);
-    const addresses = parseSkillUri(uri).filter((a) => a.path === SKILL_MD);
-    const found = await this.resolve(principal, addresses);
+    const address = parseSkillUri(uri);
+    const found = address?.path === SKILL_MD ? await this.resolve(principal, address) : null;
     if (!found) throw refused;
     return { skill: skillEntry(found.served), unlisted: overLimits(found.served.manifest) };
   }
@@ -133,8 +140,8 @@ export class McpSkillCatalog {
   /** resources/read: one file's bytes, as text when it is UTF-8 text and as base64 otherwise. */
   async readResource(principal: Principal, uri: string): Promise<FileContents> {
     const refused = new SkillRequestRefused(`Resource not found: ${shown(uri)}`);
-    const addresses = parseSkillUri(uri).filter((a) => a.path !== null);
-    const found = await this.resolve(principal, addresses);
+    const address = parseSkillUri(uri);
+    const found = address?.path ? await this.resolve(principal, address) : null;
     const path = found?.address.path;
     const file = path && found.served.manifest.find((f) => f.path === path);
     if (!found || !path || !file) throw refused;
@@ -144,14 +151,10 @@ export class McpSkillCatalog {
           `/api/skills/${found.served.skillId}/files/${path.split('/').map(encodeURIComponent).join('/')}?version=${found.served.version}`,
       );
     }
-    const opened = await this.files.open(
-      found.skill,
-      found.served.version,
-      path,
-      undefined,
-      false,
-      principal.kind === 'user' && principal.isAdmin,
-    );
+    // Admins too are served no revoked version over MCP (docs/mcp-skills.md#revoked-versions).
+    const opened = await this.files
+      .open(found.skill, found.served.version, path, undefined, false, false)
+      .catch((err: unknown) => goneAsRefused(err, refused));
     if (opened.notModified) throw new Error('a file read without If-None-Match answered 304');
     const bytes = await readAll(opened.stream);
     const mimeType = mimeTypeOf(path);
@@ -166,12 +169,11 @@ export class McpSkillCatalog {
     cursor?: string,
   ): Promise<{ resources: SkillResource[]; nextCursor?: string }> {
     const after = cursor === undefined ? null : decodeDirectoryCursor(cursor);
-    if (cursor !== undefined && after === null) {
-      throw new SkillRequestRefused('Invalid cursor: pass back a nextCursor exactly as it was received');
-    }
-    // The skill the URI names, as for resources/read (the deepest readable group wins); its path
-    // must then be one of its folders (a file or a missing path is none).
-    const found = await this.resolve(principal, parseSkillUri(uri));
+    if (cursor !== undefined && after === null) throw new SkillRequestRefused(INVALID_CURSOR);
+    // The skill the URI names, as for resources/read; its path must then be one of its folders
+    // (a file or a missing path is none).
+    const address = parseSkillUri(uri);
+    const found = address && (await this.resolve(principal, address));
     const children = found && directoryChildren(found.served, found.address.path);
     if (!children) throw new SkillRequestRefused(`No folder of a skill is served at ${shown(uri)}`);
     const page = pageAfter(children, (c) => c.name, compareNames, after, DIRECTORY_PAGE_SIZE);
@@ -214,7 +216,7 @@ export class McpSkillCatalog {
   /** The token's task's skill_refs in listing order (names are unique in a set). */
   private async tokenSet(
     principal: TaskTokenPrincipal,
-  ): Promise<Array<{ skillId: number; version: number; key: ListKey; name: string; scopePath: string }>> {
+  ): Promise<Array<{ skillId: number; version: number; key: ListKey; name: string; scope: string }>> {
     const resolution = await this.resolution.resolve(principal, principal.taskId);
     return Object.entries(resolution.skill_refs)
       .map(([name, ref]) => {
@@ -223,7 +225,7 @@ export class McpSkillCatalog {
           skillId: ref.skill_id,
           version: ref.version,
           name,
-          scopePath: scopePath(scope),
+          scope: scopeSegment(scope),
           key: { name, rank: scopeRank(scope), namespace: ref.namespace },
         };
       })
@@ -231,38 +233,32 @@ export class McpSkillCatalog {
   }
 
   /**
-   * The first of `addresses` that names a skill the caller may read, with its version: for a
-   * user the latest version of an active skill (as the single-file route reads it), for a token
-   * the version its task resolves, of a skill in its set. Unknown and unreadable are both null.
+   * The skill `address` names, when the caller may read it, with the version served: for a user
+   * the latest version as refs follow it (newest active or deprecated; none, not served), for a
+   * token the version its task resolves, of a skill in its set. Never a revoked version (the
+   * repository leaves those out). Unknown and unreadable are both null.
    */
   private async resolve(
     principal: Principal,
-    addresses: SkillAddress[],
+    address: SkillAddress,
   ): Promise<{ address: SkillAddress; skill: SkillEntity; served: Served } | null> {
-    if (addresses.length === 0) return null;
+    let ref: { skillId: number; version: number } | undefined;
+    let skill: SkillEntity | null;
     if (principal.kind === 'task_token') {
-      const set = await this.tokenSet(principal);
-      for (const address of addresses) {
-        const ref = set.find((r) => r.name === address.name && r.scopePath === scopePath(address.scope));
-        if (!ref) continue;
-        const [row] = await this.catalog.versions([ref]);
-        const skill = row && (await this.catalog.findById(ref.skillId));
-        if (row && skill) return { address, skill, served: served(row) };
-      }
-      return null;
-    }
-    for (const address of addresses) {
-      const skill = await this.readable(
+      const segment = scopeSegment(address.scope);
+      ref = (await this.tokenSet(principal)).find((r) => r.name === address.name && r.scope === segment);
+      skill = ref ? await this.catalog.findById(ref.skillId) : null;
+    } else {
+      skill = await this.readable(
         principal,
         await this.catalog.findActive(address.scope, address.name, principal.userId),
       );
-      if (!skill) continue;
-      const [row] = await this.catalog.versions([
-        { skillId: skill.id, version: await this.catalog.latestVersionOf(skill) },
-      ]);
-      if (row) return { address, skill, served: served(row) };
+      const version = skill && (await this.catalog.followableVersionOf(skill));
+      if (skill && version !== null) ref = { skillId: skill.id, version };
     }
-    return null;
+    if (!ref || !skill) return null;
+    const [row] = await this.catalog.versions([ref]);
+    return row ? { address, skill, served: served(row) } : null;
   }
 
   /** The skill when the user may read it (the single-file route's rule), else null. */

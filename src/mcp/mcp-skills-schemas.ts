@@ -1,6 +1,7 @@
 // The requests of the MCP Skills extension and of the resources it rides on, as JSON-RPC params
 // are checked before any handler runs (mcp-params.ts): the SDK's own schemas where it has them,
-// with every input that can grow bounded (URIs, cursors). See docs/mcp-skills.md#limits.
+// with URIs bounded. A cursor is a string here: what it holds, its length included, is checked in
+// one place, where it is decoded (skill-pages.ts). See docs/mcp-skills.md#limits.
 import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -9,13 +10,9 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_CURSOR_LENGTH } from './skill-pages';
 import { MAX_SKILL_URI_LENGTH } from './skill-uri';
 
-const cursor = z
-  .string()
-  .max(MAX_CURSOR_LENGTH, { error: `must be at most ${MAX_CURSOR_LENGTH} characters` })
-  .optional();
+const cursor = z.string().optional();
 const uri = z.string().max(MAX_SKILL_URI_LENGTH, { error: `must be at most ${MAX_SKILL_URI_LENGTH} characters` });
 
 const pageParams = PaginatedRequestParamsSchema.extend({ cursor });

@@ -34,10 +34,12 @@ const TEMPLATES = [
     description: 'A file of the personal skill {name} at its latest version; {path} as the skill lists it',
   },
   {
-    uriTemplate: 'skill://{+group}/{name}/{+path}',
+    uriTemplate: 'skill://{group}/{name}/{+path}',
     name: 'group-skill-file',
     title: 'A file of a skill of a group',
-    description: 'A file of the skill {name} of the group {group} (e.g. team-a/sub) at its latest version',
+    description:
+      'A file of the skill {name} of the group {group} at its latest version; {group} is the group path with . for / ' +
+      '(team-a.sub for team-a/sub)',
   },
   {
     uriTemplate: 'skill://public/{name}/{+path}',

@@ -21,7 +21,7 @@ import { McpEndpoint } from './mcp-endpoint.service';
 /** Refused before authentication, for every method of the route. */
 const HOST_OR_ORIGIN: ErrorCase = {
   code: 'FORBIDDEN',
-  when: 'the Host header names no allowed host (loopback on any port, or one of MCP_ALLOWED_HOSTS), or an Origin header is sent that is not one of MCP_ALLOWED_ORIGINS (none by default); `details.header` says which. Answered before authentication',
+  when: 'the Host header names no allowed host (loopback on any port, or one of MCP_ALLOWED_HOSTS), or an Origin header is sent that is neither a loopback origin (http or https on localhost, 127.0.0.1 or [::1], any port) nor one of MCP_ALLOWED_ORIGINS; `details.header` says which. Answered before authentication',
   example: 'HOST_NOT_ALLOWED',
 };
 
@@ -45,7 +45,7 @@ export class McpController {
     operationId: 'sendMcpMessage',
     summary: 'The Model Context Protocol over Streamable HTTP, stateless: one JSON-RPC message per POST',
     description:
-      "Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list`, `tools/call`, the Skills extension's `skills/list` and `skills/get`, and `resources/list`, `resources/read`, `resources/templates/list` and `resources/directory/read` work on their own (docs/mcp-skills.md). A task token sees only the tools it may use, for its own task. Params that do not fit a method, and a tool that is not offered, are the JSON-RPC error -32602; arguments that break a tool's input schema are its `VALIDATION_FAILED` tool result. One message per POST: a JSON-RPC batch (a JSON list) is 400 `VALIDATION_FAILED`. This page cannot drive the endpoint: a browser sends the page's `Origin` (403 unless `MCP_ALLOWED_ORIGINS` lists it), and Swagger UI sends `Accept: application/json` alone (406). Try the examples with curl instead: `curl -s -H 'Authorization: Bearer <key>' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '<example>' http://localhost:3000/api/mcp`. See docs/mcp.md#host-and-origin.",
+      "Send `Accept: application/json, text/event-stream`. No session is needed: `initialize` is optional, and `tools/list`, `tools/call`, the Skills extension's `skills/list` and `skills/get`, and `resources/list`, `resources/read`, `resources/templates/list` and `resources/directory/read` work on their own (docs/mcp-skills.md). A task token sees only the tools it may use, for its own task. Params that do not fit a method, and a tool that is not offered, are the JSON-RPC error -32602; arguments that break a tool's input schema are its `VALIDATION_FAILED` tool result. One message per POST: a JSON-RPC batch (a JSON list) is 400 `VALIDATION_FAILED`. This page cannot drive the endpoint: Swagger UI sends `Accept: application/json` alone (406), and a browser sends the page's `Origin` (403 unless it is a loopback origin or `MCP_ALLOWED_ORIGINS` lists it). Try the examples with curl instead: `curl -s -H 'Authorization: Bearer <key>' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '<example>' http://localhost:3000/api/mcp`. See docs/mcp.md#host-and-origin.",
   })
   @ApiBody({ type: JsonRpcRequestDto, examples: JSON_RPC_EXAMPLES })
   @ApiOkResponse({ description: 'The JSON-RPC response', type: JsonRpcResponseDto })

@@ -4,7 +4,7 @@
 import type { ManifestFile } from '../package/manifest';
 import { fileType } from '../skills/file-content-type';
 import { compareNames } from './skill-pages';
-import { SkillScope, scopePath, skillUri } from './skill-uri';
+import { SkillScope, skillPath, skillUri } from './skill-uri';
 
 /** The extension's per-skill limits: a skill past either is left out of skills/list. */
 export const SKILL_MAX_RESOURCES = 512;
@@ -86,7 +86,7 @@ export function skillMdResource(v: SkillVersionView): SkillResource {
     uri: skillUri(v.scope, v.name, SKILL_MD),
     name: typeof name === 'string' ? name : v.name,
     // The name alone is not unique across scopes; the skill path is.
-    title: `${scopePath(v.scope)}/${v.name}`,
+    title: skillPath(v.scope, v.name),
     ...(typeof description === 'string' ? { description } : {}),
     mimeType: mimeTypeOf(SKILL_MD),
     ...(skillMd ? { size: skillMd.size } : {}),

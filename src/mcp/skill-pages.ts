@@ -1,9 +1,14 @@
 // Pages of the skill listings (docs/mcp-skills.md#pagination): opaque cursors that carry the key of
 // the last entry a page held, the order of entries, and how a page is cut without splitting an
-// entry. Plain functions, no I/O.
+// entry. Every cursor of every MCP list is decoded here, and only a cursor this service could have
+// written is taken: decoded, checked whole, and written back the same. Plain functions, no I/O.
+import { DEFAULT_NAMESPACE, groupNameProblems, isSkillName } from '../access';
 
 /** The longest cursor any method takes; the cursors this service writes are far shorter. */
 export const MAX_CURSOR_LENGTH = 1024;
+
+/** The answer (-32602) to any cursor this service did not write, whatever is wrong with it. */
+export const INVALID_CURSOR = 'Invalid cursor: pass back a nextCursor exactly as it was received';
 
 /** Where an entry of skills/list or resources/list sorts: by name, then scope, then group path. */
 export interface ListKey {
@@ -17,6 +22,9 @@ export interface ListKey {
 export type CursorKind = 'skills' | 'directory';
 
 const CURSOR_VERSION = 1;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** The longest child name a folder cursor may carry (a manifest path is at most 4,096 bytes). */
+const MAX_CHILD_NAME = 4096;
 
 /** Compares by UTF-16 units, which for the ASCII names and namespaces of skills is byte order. */
 function compareText(a: string, b: string): number {
@@ -35,46 +43,75 @@ export function compareNames(a: string, b: string): number {
 export function encodeCursor(kind: 'skills', after: ListKey): string;
 export function encodeCursor(kind: 'directory', after: string): string;
 export function encodeCursor(kind: CursorKind, after: ListKey | string): string {
-  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, k: kind, a: after }), 'utf8').toString('base64url');
+  // Fields in one order, so that a cursor has one encoding (decoding compares against it).
+  const a = typeof after === 'string' ? after : { name: after.name, rank: after.rank, namespace: after.namespace };
+  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, k: kind, a }), 'utf8').toString('base64url');
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Exactly these keys, no others. */
+function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => own.includes(key));
+}
+
+/**
+ * A key some entry could have: a skill name; personal and public entries in `default`, group
+ * entries in a group (rank 1). Anything else would reach the database as a key no row has.
+ */
 function isListKey(value: unknown): value is ListKey {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const { name, rank, namespace } = value as Record<string, unknown>;
+  if (!isRecord(value) || !hasKeys(value, ['name', 'rank', 'namespace'])) return false;
+  const { name, rank, namespace } = value;
+  if (!isSkillName(name) || typeof namespace !== 'string') return false;
+  if (rank === 0 || rank === 2) return namespace === DEFAULT_NAMESPACE;
+  return rank === 1 && namespace.length > 0 && groupNameProblems(namespace).length === 0;
+}
+
+/** A name a folder could hold: one path segment of well-formed text without NUL. */
+function isChildName(value: unknown): value is string {
   return (
-    typeof name === 'string' &&
-    typeof namespace === 'string' &&
-    typeof rank === 'number' &&
-    Number.isInteger(rank) &&
-    rank >= 0 &&
-    rank <= 2 &&
-    Object.keys(value).length === 3
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= MAX_CHILD_NAME &&
+    !value.includes('/') &&
+    !value.includes('\u0000') &&
+    value.isWellFormed()
   );
 }
 
-function decode(kind: CursorKind, cursor: string): unknown {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+/** What a cursor of `kind` continues after, unchecked; undefined when it is no such cursor at all. */
+function payload(kind: CursorKind, cursor: unknown): unknown {
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return undefined;
+  if (!BASE64URL.test(cursor)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object') return undefined;
-  const { v, k, a } = value as Record<string, unknown>;
-  return v === CURSOR_VERSION && k === kind ? a : undefined;
+  if (!isRecord(value) || !hasKeys(value, ['v', 'k', 'a'])) return undefined;
+  return value.v === CURSOR_VERSION && value.k === kind ? value.a : undefined;
 }
 
-/** The key a skills cursor continues after, or null when it is no cursor this service wrote. */
-export function decodeListCursor(cursor: string): ListKey | null {
-  const after = decode('skills', cursor);
-  return isListKey(after) ? after : null;
+/**
+ * The key a skills cursor continues after, or null when it is no cursor this service wrote:
+ * malformed, of another kind, a key no entry could have, or another encoding of a valid one
+ * (other bytes, spacing, field order, padding, invalid UTF-8).
+ */
+export function decodeListCursor(cursor: unknown): ListKey | null {
+  const after = payload('skills', cursor);
+  if (!isListKey(after)) return null;
+  return encodeCursor('skills', after) === cursor ? after : null;
 }
 
-/** The child name a directory cursor continues after, or null when it is no such cursor. */
-export function decodeDirectoryCursor(cursor: string): string | null {
-  const after = decode('directory', cursor);
-  return typeof after === 'string' && after.length > 0 ? after : null;
+/** The child name a directory cursor continues after, or null when it is no cursor this service wrote. */
+export function decodeDirectoryCursor(cursor: unknown): string | null {
+  const after = payload('directory', cursor);
+  if (!isChildName(after)) return null;
+  return encodeCursor('directory', after) === cursor ? after : null;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Skill URIs of the MCP Skills extension (docs/mcp-skills.md#uris): `skill://<scope>/<name>/<path>`,
-// where the scope is `public`, `default` (the caller's personal skills) or a group path of one to
-// three segments, and the last skill-path segment is the skill's name. Plain functions, no I/O.
-import { DEFAULT_NAMESPACE, groupNameProblems, isSkillName, MAX_GROUP_DEPTH } from '../access';
+// where the scope is ONE segment, `public`, `default` (the caller's personal skills) or a group
+// path with `.` for `/` (`team-a.sub`), and the segment after it is the skill's name. So every
+// URI has one reading, and no two files served share one. Listing and reading both go through
+// this module. Plain functions, no I/O.
+import { DEFAULT_NAMESPACE, groupNameProblems, isSkillName } from '../access';
 
 export const SKILL_URI_PREFIX = 'skill://';
 /**
@@ -10,10 +12,12 @@ export const SKILL_URI_PREFIX = 'skill://';
  */
 export const MAX_SKILL_URI_LENGTH = 16_384;
 export const PUBLIC_SCOPE = 'public';
+/** What stands for `/` of a group path in its scope segment; group segments never hold one. */
+export const GROUP_SEPARATOR = '.';
 
 export type SkillScope = { kind: 'personal' } | { kind: 'public' } | { kind: 'group'; namespace: string };
 
-/** One reading of a URI: a skill in a scope and a path inside it (null: the skill's root folder). */
+/** The one reading of a URI: a skill in a scope and a path inside it (null: the skill's root folder). */
 export interface SkillAddress {
   scope: SkillScope;
   name: string;
@@ -27,16 +31,27 @@ export function scopeOf(skill: { namespace: string; isPublic: boolean }): SkillS
   return { kind: 'group', namespace: skill.namespace };
 }
 
-/** The scope's segments in a URI: `public`, `default` or the group path. */
-export function scopePath(scope: SkillScope): string {
+/** The scope's one segment in a URI: `public`, `default` or the group path with `.` for `/`. */
+export function scopeSegment(scope: SkillScope): string {
   switch (scope.kind) {
     case 'public':
       return PUBLIC_SCOPE;
     case 'personal':
       return DEFAULT_NAMESPACE;
     case 'group':
-      return scope.namespace;
+      return scope.namespace.split('/').join(GROUP_SEPARATOR);
   }
+}
+
+/** The scope a URI's first segment names, or null when no scope could be written so. */
+export function scopeOfSegment(segment: string): SkillScope | null {
+  if (segment === PUBLIC_SCOPE) return { kind: 'public' };
+  if (segment === DEFAULT_NAMESPACE) return { kind: 'personal' };
+  // A `/` in the segment would be a second segment; reserved or malformed group segments are
+  // refused by the group rule (`public` and `default` among them, so no scope reads two ways).
+  if (segment.includes('/')) return null;
+  const namespace = segment.split(GROUP_SEPARATOR).join('/');
+  return groupNameProblems(namespace).length ? null : { kind: 'group', namespace };
 }
 
 /** Order of scopes for one name: personal, group, public (as search breaks ties). */
@@ -56,9 +71,14 @@ function encodedPath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/** The skill path of a URI, `<scope>/<name>`: unique across scopes, as names are not. */
+export function skillPath(scope: SkillScope, name: string): string {
+  return `${scopeSegment(scope)}/${name}`;
+}
+
 /** The URI of a file (`path`), or of the skill's root folder (`path` null), written one way only. */
 export function skillUri(scope: SkillScope, name: string, path: string | null = null): string {
-  const root = `${SKILL_URI_PREFIX}${scopePath(scope)}/${name}`;
+  const root = `${SKILL_URI_PREFIX}${skillPath(scope, name)}`;
   return path === null ? root : `${root}/${encodedPath(path)}`;
 }
 
@@ -74,41 +94,26 @@ function decoded(segment: string): string | null {
   return value === '' || value.includes('/') ? null : value;
 }
 
-function address(scope: SkillScope, name: string, rest: string[]): SkillAddress | null {
-  if (!isSkillName(name)) return null;
-  return { scope, name, path: rest.length ? rest.join('/') : null };
-}
-
 /**
- * Every skill a URI may name, the deepest group first: `skill://a/b/c/x.md` is the file `x.md`
- * of the skill `c` in group `a/b`, or the file `c/x.md` of the skill `b` in group `a`. The first
- * of these the caller may read is the one meant (docs/mcp-skills.md#uris). Empty when the text
- * is no skill URI: another scheme, an empty or undecodable segment, or a scope or name that
- * cannot exist.
+ * What a URI names: its first segment is the scope, its second the skill, the rest the path
+ * (`skill://plat/deploy/scripts/run.sh` is the file `scripts/run.sh` of `plat`'s skill `deploy`,
+ * and never a file of a skill of `plat/deploy`, which is `skill://plat.deploy/...`). Null when
+ * the text is no skill URI: another scheme, an empty or undecodable segment, a query or
+ * fragment, or a scope or name that cannot exist.
  */
-export function parseSkillUri(uri: string): SkillAddress[] {
-  if (uri.length > MAX_SKILL_URI_LENGTH || !uri.startsWith(SKILL_URI_PREFIX)) return [];
+export function parseSkillUri(uri: string): SkillAddress | null {
+  if (uri.length > MAX_SKILL_URI_LENGTH || !uri.startsWith(SKILL_URI_PREFIX)) return null;
   const raw = uri.slice(SKILL_URI_PREFIX.length);
-  if (/[?#]/.test(raw)) return [];
+  if (/[?#]/.test(raw)) return null;
   const segments: string[] = [];
   for (const part of raw.split('/')) {
     const segment = decoded(part);
-    if (segment === null) return [];
+    if (segment === null) return null;
     segments.push(segment);
   }
-  if (segments.length < 2) return [];
-  const [first, ...after] = segments;
-  if (first === PUBLIC_SCOPE || first === DEFAULT_NAMESPACE) {
-    const scope: SkillScope = first === PUBLIC_SCOPE ? { kind: 'public' } : { kind: 'personal' };
-    const found = address(scope, after[0], after.slice(1));
-    return found ? [found] : [];
-  }
-  const found: SkillAddress[] = [];
-  for (let depth = Math.min(MAX_GROUP_DEPTH, segments.length - 1); depth >= 1; depth--) {
-    const namespace = segments.slice(0, depth).join('/');
-    if (groupNameProblems(namespace).length) continue;
-    const candidate = address({ kind: 'group', namespace }, segments[depth], segments.slice(depth + 1));
-    if (candidate) found.push(candidate);
-  }
-  return found;
+  if (segments.length < 2) return null;
+  const [first, name, ...rest] = segments;
+  const scope = scopeOfSegment(first);
+  if (!scope || !isSkillName(name)) return null;
+  return { scope, name, path: rest.length ? rest.join('/') : null };
 }

@@ -1,7 +1,7 @@
 // DNS-rebinding protection of the MCP endpoint, over raw HTTP with the Host and Origin headers a
-// browser would send: loopback hosts pass on any port, a foreign Host or Origin is 403 FORBIDDEN
-// in the one error shape before authentication and before MCP, and the configuration adds hosts
-// and origins. The SDK's own client (which sends no Origin) passes as every other test shows.
+// browser would send: loopback hosts and origins pass on any port, a foreign Host or Origin is 403
+// FORBIDDEN in the one error shape before authentication and before MCP, and the configuration
+// adds hosts and origins. The SDK's own client (which sends no Origin) passes as every other test shows.
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -136,12 +136,39 @@ describe('MCP endpoint: Host and Origin (DNS-rebinding protection)', () => {
     expect(res.body.message).toBe('The request has no Host header: send the host name this service is reached at');
   });
 
-  it('refuses any Origin by default, answers a request without one', async () => {
-    for (const origin of ['https://evil.example.com', `http://localhost:${port}`, 'null', 'not an origin']) {
+  it('answers a loopback Origin by default, any port, as the conformance suite expects', async () => {
+    // dns-rebinding-protection/localhost-host-valid-accepted: Host and Origin both on localhost.
+    for (const [host, origin] of [
+      [`localhost:${port}`, `http://localhost:${port}`],
+      [`127.0.0.1:${port}`, 'http://localhost:6274'],
+      [`[::1]:${port}`, `https://[::1]:${port}`],
+      [`127.0.0.1:${port}`, `http://127.0.0.1:${port}`],
+    ]) {
+      const res = await post({ ...as(alice.key), host, origin });
+      expect({ host, origin, status: res.status }).toEqual({ host, origin, status: 200 });
+      expect(res.body.result.serverInfo.name).toBe('skill-resolver');
+    }
+  });
+
+  it('refuses every other Origin by default, look-alikes of loopback included; answers a request without one', async () => {
+    for (const origin of [
+      'https://evil.example.com',
+      'http://localhost.evil.com',
+      'http://127.0.0.1.nip.io',
+      'http://[::1].evil',
+      `http://evil.example.com@localhost:${port}`,
+      `ws://localhost:${port}`,
+      'null',
+      'not an origin',
+    ]) {
       const res = await post({ ...as(alice.key), host: `127.0.0.1:${port}`, origin });
-      expect({ status: res.status, header: res.body.details?.header }).toEqual({ status: 403, header: 'Origin' });
+      expect({ origin, status: res.status, header: res.body.details?.header }).toEqual({
+        origin,
+        status: 403,
+        header: 'Origin',
+      });
       expect(res.body.message).toMatch(
-        /^The origin ".*" is not allowed here: only those named in MCP_ALLOWED_ORIGINS are$/,
+        /^The origin ".*" is not allowed here: only loopback origins and those named in MCP_ALLOWED_ORIGINS are$/,
       );
     }
     expect((await post({ ...as(alice.key), host: `127.0.0.1:${port}` })).status).toBe(200);

@@ -3,6 +3,8 @@
 // name in several scopes, a reader without a role, a task token's view, pages, digests that match
 // the bytes, binary files, folders, and a skill past the extension's limits.
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
@@ -152,10 +154,20 @@ describe('Skills over MCP (SEP-2640)', () => {
     );
   });
 
+  it('declares exactly the capabilities docs/mcp-skills.md shows, for a user and for a token', async () => {
+    const doc = readFileSync(join(__dirname, '../../docs/mcp-skills.md'), 'utf8');
+    const block = /In `initialize`, the server declares:\n\n```json\n([\s\S]*?)\n```/.exec(doc);
+    expect(block).not.toBeNull();
+    const documented = JSON.parse(block![1]);
+    for (const key of [alice.key, token]) {
+      expect({ capabilities: (await connect(key)).getServerCapabilities() }).toEqual(documented);
+    }
+  });
+
   it('lists every skill a user may read, in name order then scope order, the one past the limits left out', async () => {
     const { entries } = await listAll(alice.key);
     expect(entries.map((e) => e.uri)).toEqual([
-      'skill://team-a/sub/deep/SKILL.md',
+      'skill://team-a.sub/deep/SKILL.md',
       'skill://default/pinned/SKILL.md',
       'skill://default/reader/SKILL.md',
       'skill://default/shared/SKILL.md',
@@ -212,8 +224,9 @@ describe('Skills over MCP (SEP-2640)', () => {
   });
 
   it('serves group, nested-group and public skills by their scope', async () => {
-    const deep = await request(alice.key, 'skills/get', { uri: 'skill://team-a/sub/deep/SKILL.md' });
+    const deep = await request(alice.key, 'skills/get', { uri: 'skill://team-a.sub/deep/SKILL.md' });
     expect(deep.skill.frontmatter).toEqual({ name: 'deep', description: 'In a nested group.' });
+    expect(deep.skill.resources.map((r: any) => r.uri)).toEqual(['skill://team-a.sub/deep/SKILL.md']);
     for (const [uri, description] of [
       ['skill://default/shared/SKILL.md', 'Personal shared.'],
       ['skill://team-a/shared/SKILL.md', 'Group shared.'],
@@ -224,15 +237,28 @@ describe('Skills over MCP (SEP-2640)', () => {
     }
   });
 
-  it('reads a URI that could name two skills as the deepest group readable', async () => {
-    // skill://team-a/sub/deep/... is the skill deep of team-a/sub, not the folder deep/ of team-a's sub.
-    const deep = await request(alice.key, 'skills/get', { uri: 'skill://team-a/sub/deep/SKILL.md' });
-    expect(deep.skill.frontmatter.name).toBe('deep');
+  it('reads a URI one way: the first segment is the scope, the second the skill, the rest the file', async () => {
+    // skill://team-a/sub/deep/SKILL.md is the file deep/SKILL.md of team-a's skill `sub`, never
+    // the SKILL.md of team-a/sub's `deep` (that one is skill://team-a.sub/deep/SKILL.md).
     const sub = await request(alice.key, 'skills/get', { uri: 'skill://team-a/sub/SKILL.md' });
-    expect(sub.skill.resources.map((r: any) => r.uri)).toContain('skill://team-a/sub/deep/SKILL.md');
+    expect(sub.skill.resources.map((r: any) => r.uri)).toEqual([
+      'skill://team-a/sub/SKILL.md',
+      'skill://team-a/sub/deep/SKILL.md',
+      'skill://team-a/sub/notes.md',
+    ]);
+    expect((await bytesOf(alice.key, 'skill://team-a/sub/deep/SKILL.md')).bytes.toString()).toBe('# not a skill\n');
     expect((await bytesOf(alice.key, 'skill://team-a/sub/notes.md')).bytes.toString()).toBe('n');
     const root = await request(alice.key, 'resources/directory/read', { uri: 'skill://team-a/sub' });
     expect(root.resources.map((r: any) => r.name)).toEqual(['SKILL.md', 'deep', 'notes.md']);
+    const folder = await request(alice.key, 'resources/directory/read', { uri: 'skill://team-a/sub/deep' });
+    expect(folder.resources.map((r: any) => r.uri)).toEqual(['skill://team-a/sub/deep/SKILL.md']);
+    // So the old nested form names no SKILL.md of a skill, and a file only where team-a's skill has it.
+    expect(await refusal(alice.key, 'skills/get', { uri: 'skill://team-a/sub/deep/SKILL.md' })).toBe(
+      'MCP error -32602: No skill is served at skill://team-a/sub/deep/SKILL.md',
+    );
+    const expected = await refusal(alice.key, 'resources/read', { uri: 'skill://team-a/nosuch/x.md' });
+    const nested = await refusal(alice.key, 'resources/read', { uri: 'skill://team-a/sub/deep/missing.md' });
+    expect(nested.replace('sub/deep/missing.md', 'X')).toBe(expected.replace('nosuch/x.md', 'X'));
   });
 
   it('answers a skill the caller may not read exactly as one that does not exist (-32602)', async () => {
@@ -305,7 +331,7 @@ describe('Skills over MCP (SEP-2640)', () => {
     const { resourceTemplates } = await request(alice.key, 'resources/templates/list');
     expect(resourceTemplates.map((r: any) => r.uriTemplate)).toEqual([
       'skill://default/{name}/{+path}',
-      'skill://{+group}/{name}/{+path}',
+      'skill://{group}/{name}/{+path}',
       'skill://public/{name}/{+path}',
     ]);
   });
@@ -356,12 +382,77 @@ describe('Skills over MCP (SEP-2640)', () => {
     }
   });
 
-  it('refuses a cursor it did not write, and URIs and cursors past their bounds, as -32602', async () => {
-    expect(await refusal(alice.key, 'skills/list', { cursor: 'not-a-cursor' })).toContain('Invalid cursor');
-    await refusal(alice.key, 'resources/list', {
-      cursor: Buffer.from('{"v":1,"k":"directory","a":"x"}').toString('base64url'),
-    });
-    await refusal(alice.key, 'skills/list', { cursor: 'a'.repeat(1025) });
+  it('refuses every cursor it did not write as -32602 Invalid cursor, never -32603, for every list', async () => {
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    const key = { name: 'reader', rank: 0, namespace: 'default' };
+    const skillsCursor = (a: unknown) => b64(JSON.stringify({ v: 1, k: 'skills', a }));
+    const forged: Array<[string, string]> = [
+      ['not base64url', 'not+a/cursor='],
+      ['not JSON', b64('{"v":1')],
+      ['wrong fields', b64(JSON.stringify({ v: 1, k: 'skills', a: key, x: 1 }))],
+      ['U+0000 in the name', skillsCursor({ ...key, name: 'a\u0000b' })],
+      ['U+0000 in the namespace', skillsCursor({ name: 'a', rank: 1, namespace: 'team\u0000a' })],
+      ['a lone surrogate', b64('{"v":1,"k":"skills","a":{"name":"\\ud800","rank":0,"namespace":"default"}}')],
+      ['over 1 KiB', 'a'.repeat(1025)],
+      ['far over 1 KiB', 'a'.repeat(100_000)],
+      ['a name that is no skill name', skillsCursor({ ...key, name: 'No Name' })],
+      ['a namespace that is no namespace', skillsCursor({ name: 'a', rank: 1, namespace: 'a//b' })],
+      ['a rank that does not fit the namespace', skillsCursor({ name: 'a', rank: 0, namespace: 'team-a' })],
+      ['another encoding of a valid cursor', b64(JSON.stringify({ v: 1, k: 'skills', a: key }, null, 1))],
+      ['a folder cursor', b64(JSON.stringify({ v: 1, k: 'directory', a: 'x' }))],
+    ];
+    const client = await connect(alice.key);
+    const refusedWith = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+      try {
+        await client.request({ method, params }, ANY);
+        return 'answered';
+      } catch (err: any) {
+        return { code: err.code, message: err.message };
+      }
+    };
+    const invalid = {
+      code: -32602,
+      message: 'MCP error -32602: Invalid cursor: pass back a nextCursor exactly as it was received',
+    };
+    for (const [what, cursor] of forged) {
+      for (const method of ['skills/list', 'resources/list']) {
+        expect({ what, method, answer: await refusedWith(method, { cursor }) }).toEqual({
+          what,
+          method,
+          answer: invalid,
+        });
+      }
+    }
+    // A folder's cursor: a skills cursor, and names no child of a folder could have.
+    const folderForged: Array<[string, string]> = [
+      ['a skills cursor', skillsCursor(key)],
+      ['U+0000', b64(JSON.stringify({ v: 1, k: 'directory', a: 'a\u0000' }))],
+      ['a slash', b64(JSON.stringify({ v: 1, k: 'directory', a: 'a/b' }))],
+      ['a lone surrogate', b64('{"v":1,"k":"directory","a":"\\udc00"}')],
+      ['over 1 KiB', 'a'.repeat(1025)],
+    ];
+    for (const [what, cursor] of folderForged) {
+      const answer = await refusedWith('resources/directory/read', { uri: 'skill://default/reader', cursor });
+      expect({ what, answer }).toEqual({ what, answer: invalid });
+    }
+    // Lists answered in one page wrote no cursor at all.
+    for (const method of ['resources/templates/list', 'tools/list']) {
+      expect({ method, answer: await refusedWith(method, { cursor: skillsCursor(key) }) }).toEqual({
+        method,
+        answer: invalid,
+      });
+    }
+    // A cursor the service wrote still leads on.
+    const first = await refusedWith('skills/list', {});
+    expect(first).toBe('answered');
+    const directory = await client.request(
+      { method: 'resources/directory/read', params: { uri: 'skill://default/reader/references' } },
+      ANY,
+    );
+    expect(directory.resources).toHaveLength(2);
+  });
+
+  it('refuses URIs past their bounds and params that do not fit, as -32602', async () => {
     await refusal(alice.key, 'resources/read', { uri: `skill://default/reader/${'a'.repeat(16_400)}` });
     await refusal(alice.key, 'skills/get', {});
     await refusal(alice.key, 'resources/directory/read', { uri: 42 });

@@ -54,7 +54,7 @@ describe('params that do not fit the request', () => {
       request('ping', { _meta: { progressToken: {} } }),
       '_meta.progressToken has a value that is not allowed',
     ],
-    ['tools/list with a cursor', request('tools/list', { cursor: 'abc' }), null],
+    ['tools/list without a cursor', request('tools/list', {}), null],
     ['tools/list with a cursor that is no string', request('tools/list', { cursor: 1 }), 'cursor must be a string'],
   ])('%s', (_case, body, problem) => {
     const refusal = paramsRefusal(body, TOOLS);
@@ -68,6 +68,21 @@ describe('params that do not fit the request', () => {
       });
     }
   });
+
+  it.each([
+    ['tools/list', 'abc'],
+    ['tools/list', ''],
+    ['resources/templates/list', 'eyJ2IjoxfQ'],
+  ])(
+    'refuses any cursor sent to %s, a list answered in one page, as every list refuses a forged one',
+    (method, cursor) => {
+      expect(paramsRefusal(request(method, { cursor }), TOOLS)).toEqual({
+        jsonrpc: '2.0',
+        id: 'r1',
+        error: { code: -32602, message: 'Invalid cursor: pass back a nextCursor exactly as it was received' },
+      });
+    },
+  );
 
   it('lists every problem once, and at most ten', () => {
     const refusal = paramsRefusal(request('initialize', { protocolVersion: 1, capabilities: 2, clientInfo: 3 }), TOOLS);

@@ -1,7 +1,8 @@
 // Which Host and Origin headers may reach an endpoint that a browser page must not drive: a page
 // on an attacker's domain that resolves to this service (DNS rebinding) sends that domain as its
-// Host and its own Origin. Loopback hosts are allowed on any port; other hosts and every browser
-// origin only when configured. Plain functions, shared by the configuration and the middleware.
+// Host and its own Origin. Loopback hosts and loopback origins (a page served from this machine,
+// which a rebinding page never is) are allowed on any port; other hosts and origins only when
+// configured. Plain functions, shared by the configuration and the middleware.
 
 /** Allowed on any port without configuration. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -51,6 +52,22 @@ export function hostOfHeader(header: string): string | null {
   return match ? canonicalHost(match[1]) : null;
 }
 
+/**
+ * True when `origin` (as canonicalOrigin writes it) is `http` or `https` on a loopback host, any
+ * port. Compared after the URL parser, so `http://localhost.evil.com`, `http://127.0.0.1.nip.io`
+ * and `http://[::1].evil` are the foreign hosts they are, and user information was refused before.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+  const canonical = canonicalHost(host);
+  return canonical !== null && LOOPBACK_HOSTS.includes(canonical);
+}
+
 /** `Origin` as compared: the serialized origin of an http(s) URL with nothing after its host. */
 export function canonicalOrigin(value: string): string | null {
   if (!/^https?:\/\/[^/?#\s]+$/i.test(value)) return null;
@@ -71,7 +88,8 @@ function quoted(value: string): string {
 /**
  * Why a request with these headers may not reach the endpoint, or null when it may. The Host
  * must name an allowed host (a request without one is refused: every HTTP/1.1 client sends it);
- * an Origin, when sent, must be an allowed origin (clients other than browsers send none).
+ * an Origin, when sent, must be a loopback origin or a configured one (clients other than
+ * browsers send none).
  */
 export function hostOriginRefusal(
   host: string | undefined,
@@ -96,10 +114,10 @@ export function hostOriginRefusal(
   }
   if (origin !== undefined) {
     const canonical = canonicalOrigin(origin);
-    if (canonical === null || !rule.origins.has(canonical)) {
+    if (canonical === null || !(rule.origins.has(canonical) || isLoopbackOrigin(canonical))) {
       return {
         header: 'Origin',
-        message: `The origin ${quoted(canonical ?? origin)} is not allowed here: only those named in MCP_ALLOWED_ORIGINS are`,
+        message: `The origin ${quoted(canonical ?? origin)} is not allowed here: only loopback origins and those named in MCP_ALLOWED_ORIGINS are`,
       };
     }
   }
