@@ -146,8 +146,10 @@ function usersJson(condition = 'true'): string {
 
 /**
  * The task, its team's ghosts, its subscriptions, every identity involved and the bindings that may
- * apply, as JSON columns. The ghosts, their owners' identities and the lineage's bindings are left
- * out when the team is one of `$3`; the identities of the users in `$4`, and the creator's own
+ * apply, as JSON columns. What the team gives every task of it (its ghosts, the ids its bots point
+ * at, the ghosts' owners, its lineage's bindings) comes from resolution_team_facts (migration
+ * TeamFactsFunction), called only when the team is not one of `$3`: a replica that keeps the team
+ * runs none of it. The identities of the users in `$4` are left out, and the creator's own
  * bindings when the creator is one of them.
  */
 const TASK_SELECTIONS: PreparedStatement = {
@@ -155,49 +157,32 @@ const TASK_SELECTIONS: PreparedStatement = {
   text: `WITH t AS (SELECT id, team_id, owner_user_id, namespace, labels FROM tasks WHERE id = $1),
         tm AS (SELECT teams.id, teams.namespace, teams.members, teams.deleted_at IS NOT NULL AS deleted,
                       teams.id = ANY($3::int[]) AND teams.deleted_at IS NULL AS known
-                 FROM teams JOIN t ON teams.id = t.team_id),
-        member AS (SELECT m.ord,
-                          CASE WHEN m.elem->>'bot_id' ~ '^[0-9]{1,10}$' THEN (m.elem->>'bot_id')::bigint END AS bot_id
-                     FROM tm, jsonb_array_elements(CASE WHEN jsonb_typeof(tm.members) = 'array'
-                                                         THEN tm.members ELSE '[]'::jsonb END)
-                              WITH ORDINALITY AS m(elem, ord)
-                    WHERE NOT tm.deleted AND NOT tm.known),
-        gh AS (SELECT member.ord, g.owner_user_id, g.skills, g.preload_skills, g.skill_refs, g.preload_skill_refs
-                 FROM member
-                 JOIN bots b ON b.id = member.bot_id AND b.deleted_at IS NULL
-                 JOIN ghosts g ON g.id = b.ghost_id AND g.deleted_at IS NULL),
+                 FROM teams WHERE teams.id = (SELECT team_id FROM t)),
+        tf AS (SELECT resolution_team_facts(tm.members, tm.namespace) AS f FROM tm WHERE NOT tm.deleted AND NOT tm.known),
         sub AS (SELECT e.id AS execution_id, s.owner_user_id, s.skill_refs, s.deleted_at IS NOT NULL AS deleted
                   FROM background_executions e JOIN subscriptions s ON s.id = e.subscription_id
                  WHERE e.task_id = $1),
-        -- The lineage's groups by name through their index, and each bound skill by its id (LIMIT 1
-        -- keeps the lookup a per-binding index scan): a join the planner could turn into a hash of
-        -- every skill, which it did once a group's estimate (half the groups) times its bindings
-        -- passed the skills table (docs/benchmarks.md#cold-resolution-with-bindings).
-        bd AS (SELECT b.id, b.skill_id, b.user_id, NULL::text AS group_name, b.preload, b.exceptions
-                 FROM t JOIN skill_bindings b ON b.user_id = t.owner_user_id
-                WHERE t.owner_user_id <> ALL($4::int[])
-               UNION ALL
-               SELECT b.id, b.skill_id, NULL, g.name, b.preload, b.exceptions
-                 FROM tm
-                 JOIN groups g ON g.name = ANY(array(
-                        SELECT array_to_string((string_to_array(tm.namespace, '/'))[1:i], '/')
-                          FROM generate_series(1, cardinality(string_to_array(tm.namespace, '/'))) i))
-                 JOIN skill_bindings b ON b.group_id = g.id
-                WHERE NOT tm.deleted AND NOT tm.known),
-        bound AS (SELECT bd.*, s.name, s.namespace, s.is_public
-                    FROM bd CROSS JOIN LATERAL (SELECT s.name, s.namespace, s.is_public FROM skills s
-                                                 WHERE s.id = bd.skill_id AND s.deleted_at IS NULL LIMIT 1) s),
-        ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM gh
-                             UNION SELECT owner_user_id FROM sub UNION SELECT unnest($2::int[])) AS ids)
+        -- Each bound skill by its id (LIMIT 1 keeps the lookup a per-binding index scan): a join the
+        -- planner could turn into a hash of every skill (docs/benchmarks.md).
+        own AS (SELECT b.id, b.skill_id, b.user_id, NULL::text AS group_name, b.preload, b.exceptions,
+                       s.name, s.namespace, s.is_public
+                  FROM t JOIN skill_bindings b ON b.user_id = t.owner_user_id
+                  CROSS JOIN LATERAL (SELECT s.name, s.namespace, s.is_public FROM skills s
+                                       WHERE s.id = b.skill_id AND s.deleted_at IS NULL LIMIT 1) s
+                 WHERE t.owner_user_id <> ALL($4::int[])),
+        ids AS (SELECT array(SELECT owner_user_id FROM t UNION SELECT owner_user_id FROM sub
+                             UNION SELECT json_array_elements_text(tf.f->'owners')::int FROM tf
+                             UNION SELECT unnest($2::int[])) AS ids)
    SELECT (SELECT json_build_object('id', id, 'teamId', team_id, 'ownerUserId', owner_user_id,
                                     'namespace', namespace, 'labels', labels) FROM t) AS task,
           (SELECT json_build_object('id', id, 'namespace', namespace, 'deleted', deleted) FROM tm) AS team,
-          (SELECT json_agg(gh ORDER BY gh.ord) FROM gh) AS ghosts,
+          (SELECT tf.f->'ghosts' FROM tf) AS ghosts,
           (SELECT json_agg(sub) FROM sub) AS subscriptions,
           (${usersJson('u.id <> ALL($4::int[])')}) AS users,
-          (SELECT array_agg(DISTINCT b.ghost_id) FROM member JOIN bots b ON b.id = member.bot_id) AS ghost_ids,
+          (SELECT tf.f->'ghost_ids' FROM tf) AS ghost_ids,
           (SELECT known FROM tm) AS team_known,
-          (SELECT json_agg(bound) FROM bound) AS bindings
+          (SELECT json_agg(b) FROM (SELECT row_to_json(own) AS b FROM own
+                                    UNION ALL SELECT json_array_elements(tf.f->'bindings') FROM tf) bound) AS bindings
      FROM ids`,
 };
 
