@@ -78,11 +78,13 @@ export function describeRule(rule: SlowDownloadRule): string {
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly timeout: AbortSignal;
+  private readonly endsAt: number;
 
   constructor(
     readonly timeoutMs: number,
     private readonly outer?: AbortSignal,
   ) {
+    this.endsAt = Date.now() + timeoutMs;
     this.timeout = AbortSignal.timeout(timeoutMs);
     this.signal = outer ? AbortSignal.any([this.timeout, outer]) : this.timeout;
   }
@@ -102,6 +104,11 @@ export class Deadline {
     // A caller that says why (the command, on SIGTERM) is quoted.
     const why = this.outer?.reason instanceof ClientError ? this.outer.reason.message : 'by its caller';
     return new ClientError(EXIT_FAILED, `The sync was stopped ${why}; what it had not done is left as it was`);
+  }
+
+  /** Milliseconds left before the deadline (0 once it passed). */
+  remainingMs(): number {
+    return this.signal.aborted ? 0 : Math.max(0, this.endsAt - Date.now());
   }
 
   check(): void {

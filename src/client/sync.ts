@@ -19,7 +19,7 @@ import {
 import { LockedSkill, readLock, Unresolved, writeLock } from './lock-file';
 import { cacheScope, hexOf, PackageCache } from './package-cache';
 import { conditionalFingerprint, exitCodeOf, Found, lockAfter, Outcome, planSync, Step } from './plan-sync';
-import { HttpAnswer, serviceError, ServiceClient } from './service-client';
+import { HttpAnswer, RetryNotice, serviceError, ServiceClient } from './service-client';
 import { FolderProblem, SkillDir } from './skill-dir';
 import { parseTaskSkills, Ref, TaskSkills } from './task-skills';
 import { unpackPackage, UnpackedFile } from './unpack';
@@ -69,7 +69,12 @@ export type ProgressEvent =
   /** A folder the lock did not list, found to be exactly the ref's package, and taken into the lock. */
   | { kind: 'adopted'; name: string }
   | { kind: 'failed'; name: string; message: string }
-  | { kind: 'warning'; message: string };
+  | { kind: 'warning'; message: string }
+  /**
+   * A 503 or 429 about to be retried: `what` was asked, `by` answered (`the service`, or `the store
+   * at <origin>`), `detail` is the answer's ` (CODE: message)` or ''.
+   */
+  | { kind: 'retry'; what: string; by: string; status: number; detail: string; waitMs: number; attempt: number };
 
 export interface SyncedSkill {
   name: string;
@@ -113,6 +118,8 @@ export interface SyncResult {
   skills: SyncedSkill[];
   unresolved: Unresolved[];
   requests: number;
+  /** Requests sent again after a 503 or 429 (each repeat counts once). */
+  retries: number;
   bytes_downloaded: number;
   /** Skills left as they were (their previous copy, if any, still in DIR). */
   failed: SyncFailure[];
@@ -166,7 +173,13 @@ function checkOptions(options: SyncOptions): void {
 }
 
 function httpFailure(answer: HttpAnswer, what: string, taskId: number): ClientError {
-  const detail = serviceError(answer);
+  const detail = `${serviceError(answer)}${answer.gaveUp}`;
+  if (answer.redirected) {
+    return new ClientError(
+      EXIT_FAILED,
+      `${what}: the store at ${answer.origin}, where the service redirected the download, answered ${answer.status}${detail}`,
+    );
+  }
   switch (answer.status) {
     case 401:
       return new ClientError(
@@ -201,6 +214,8 @@ class SyncRun {
       signal: this.deadline.signal,
       aborted: () => this.deadline.error(),
       slow: options.slowDownload ?? DEFAULT_SLOW_DOWNLOAD,
+      remainingMs: () => this.deadline.remainingMs(),
+      sleep: (ms) => this.deadline.sleep(ms),
     });
     this.dir = new SkillDir(resolvePath(options.dir));
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
@@ -210,12 +225,19 @@ class SyncRun {
     this.options.onProgress?.(event);
   }
 
+  /** Tells of each retry of a request for `what`. */
+  retried(what: string): (notice: RetryNotice) => void {
+    return (notice) => this.progress({ kind: 'retry', what, ...notice });
+  }
+
   async taskSkills(fingerprint: string | null): Promise<HttpAnswer> {
+    const what = `The skills of task ${this.options.taskId}`;
     const answer = await this.client.get(`/tasks/${this.options.taskId}/skills`, {
       headers: fingerprint ? { 'if-none-match': `"${fingerprint}"` } : {},
       maxBytes: MAX_TASK_SKILLS_BYTES,
       tooLarge: () => new ClientError(EXIT_FAILED, "The service's answer for the task's skills is too large"),
-      what: `The skills of task ${this.options.taskId}`,
+      what,
+      onRetry: this.retried(what),
     });
     if (answer.status === 304 && fingerprint === null) {
       throw new ClientError(
@@ -233,14 +255,18 @@ class SyncRun {
     return this.downloads.run(async () => {
       this.deadline.check();
       const hash = createHash('sha256');
+      const what = `The package of ${ref.name} v${ref.version}`;
       const answer = await this.client.get(`/skills/${ref.skill_id}/download?version=${ref.version}`, {
         maxBytes: maxDownloadBytes(this.limits),
         tooLarge: () => new IntegrityError(`The package of ${ref.name} is larger than any package the service stores`),
+        // Only a 200's body: an answer that is retried or redirected adds nothing to the hash.
         onChunk: (chunk) => {
           hash.update(chunk);
           this.client.bytesDownloaded += chunk.length;
         },
-        what: `The package of ${ref.name} v${ref.version}`,
+        what,
+        followRedirect: true,
+        onRetry: this.retried(what),
       });
       if (answer.status !== 200) {
         throw httpFailure(
@@ -429,6 +455,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
       skills: sortByName(skills),
       unresolved: lock.unresolved,
       requests: client.requests,
+      retries: client.retries,
       bytes_downloaded: client.bytesDownloaded,
       failed: [],
       exitCode: exitCodeOf([], lock.unresolved, strict),
@@ -547,6 +574,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     skills: sortByName(skills),
     unresolved: resolved.unresolved,
     requests: client.requests,
+    retries: client.retries,
     bytes_downloaded: client.bytesDownloaded,
     failed: sortByName(failed),
     exitCode: exitCodeOf(failed, resolved.unresolved, strict),
