@@ -14,9 +14,9 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeSync,
 } from 'node:fs';
-import { utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { errnoCode } from './errors';
 
@@ -109,7 +109,13 @@ export class Holdings {
     if (this.timer) return;
     this.timer = setInterval(() => {
       const now = new Date();
-      for (const path of this.held.keys()) void utimes(path, now, now).catch(() => undefined);
+      for (const path of this.held.keys()) {
+        try {
+          utimesSync(path, now, now);
+        } catch {
+          // Broken as stale meanwhile: the next acquire or release sees it.
+        }
+      }
     }, HEARTBEAT_MS);
     // A process that is done with everything else does not wait for the next beat.
     this.timer.unref();

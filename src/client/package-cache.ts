@@ -5,22 +5,30 @@
 // very bytes), and on every use its bytes are hashed again against that content hash before they
 // are unpacked with the package rules, so an entry that was damaged, or planted by anyone else
 // who can write the cache, is never used. An entry appears only by renaming a complete
-// `.partial-*` folder into place, so no reader ever sees half of one.
-// Folders, manifests and renames use synchronous calls (microseconds each), so they never wait in
-// libuv's pool behind the files being written; the zips are read and written asynchronously.
+// `.partial-*` folder into place, so no reader ever sees half of one. A sync that finds another
+// fetching a package waits for that entry by watching the scope folder (ScopeWatch), not by
+// looking again and again.
+// Every file call is synchronous (microseconds each for these sizes): an asynchronous one is a
+// handoff to libuv's threads and back, which waits for a core when a host starts many sandboxes.
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   constants,
   existsSync,
+  fstatSync,
+  FSWatcher,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
+  rmSync,
   statSync,
   utimesSync,
+  watch,
   writeFileSync,
 } from 'node:fs';
-import { open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoCode } from './errors';
 import { breakIfStale, Holdings, isHeld, randomSuffix } from './file-lock';
@@ -69,8 +77,105 @@ function isManifest(value: unknown, contentHash: string): value is CacheManifest
   );
 }
 
+/** Where the scope folder cannot be watched, how often a waiting sync looks again. */
+export const POLL_MS = 50;
+/**
+ * A watched wait looks again after this long even when nothing changed: a holder killed on another
+ * host (or in another pid namespace) leaves its lock as it was, and the wait must see it go stale.
+ */
+export const WATCHED_LOOK_MS = 1_000;
+
+/**
+ * Changes in one scope folder, by package: its entry renamed in or away, its download lock created
+ * or removed (inotify on Linux, through fs.watch). Each change bumps the package's generation and
+ * wakes whoever waits for it; a waiter that read the generation before it looked, and sees it
+ * moved, looks again at once, so no change between its look and its wait is missed.
+ */
+class ScopeWatch {
+  private watcher: FSWatcher | null = null;
+  private broken = false;
+  private readonly generations = new Map<string, number>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(private readonly dir: string) {}
+
+  get active(): boolean {
+    return this.watcher !== null;
+  }
+
+  /** Starts watching; false where the folder cannot be watched (then waits poll). */
+  start(): boolean {
+    if (this.watcher) return true;
+    if (this.broken) return false;
+    try {
+      // Not persistent: a watch never keeps the process alive by itself.
+      this.watcher = watch(this.dir, { persistent: false }, (event, name) => this.changed(event, name));
+      this.watcher.on('error', () => this.fail());
+      return true;
+    } catch {
+      this.broken = true;
+      return false;
+    }
+  }
+
+  generation(hex: string): number {
+    return this.generations.get(hex) ?? 0;
+  }
+
+  /** Resolves once `hex` changed after generation `since`, after `ms`, or when `signal` fires. */
+  wait(hex: string, since: number, ms: number, signal: AbortSignal): Promise<void> {
+    if (this.generation(hex) !== since || signal.aborted || !this.watcher) return Promise.resolve();
+    return new Promise((resolve) => {
+      const set = this.waiters.get(hex) ?? new Set<() => void>();
+      this.waiters.set(hex, set);
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        set.delete(done);
+        if (set.size === 0) this.waiters.delete(hex);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    for (const set of [...this.waiters.values()]) for (const wake of [...set]) wake();
+  }
+
+  private changed(event: string, name: string | Buffer | null): void {
+    const file = typeof name === 'string' ? name : name?.toString('utf8');
+    // Without a name (an overflowed event queue), anything may have changed.
+    if (!file) {
+      for (const hex of this.waiters.keys()) this.bump(hex);
+      return;
+    }
+    // A refreshed lock (its heartbeat) is a 'change'; only names that come and go matter here.
+    if (event !== 'rename') return;
+    const hex = file.endsWith('.lock') ? file.slice(0, -'.lock'.length) : file;
+    if (ENTRY_NAME.test(hex)) this.bump(hex);
+  }
+
+  private bump(hex: string): void {
+    this.generations.set(hex, this.generation(hex) + 1);
+    for (const wake of [...(this.waiters.get(hex) ?? [])]) wake();
+  }
+
+  private fail(): void {
+    this.broken = true;
+    this.stop();
+  }
+}
+
 export class PackageCache {
   readonly scopeDir: string;
+  /** Entries this process added: a sync that added none leaves eviction to those that did. */
+  published = 0;
+  private readonly changes: ScopeWatch;
 
   private constructor(
     readonly root: string,
@@ -78,6 +183,7 @@ export class PackageCache {
     private readonly holdings: Holdings,
   ) {
     this.scopeDir = join(root, scope);
+    this.changes = new ScopeWatch(this.scopeDir);
   }
 
   /** Creates the cache and scope folders (0700) when missing. */
@@ -124,14 +230,16 @@ export class PackageCache {
   async readPackage(hex: string, manifest: CacheManifest): Promise<Buffer | 'missing' | 'corrupt'> {
     let data: Buffer;
     try {
-      const handle = await open(join(this.entryDir(hex), PACKAGE), constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fd = openSync(join(this.entryDir(hex), PACKAGE), constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
         // Never more than the manifest says: a file grown huge is not read whole.
-        const size = (await handle.stat()).size;
-        if (size !== manifest.bytes) return 'corrupt';
-        data = await handle.readFile();
+        if (fstatSync(fd).size !== manifest.bytes) return 'corrupt';
+        data = Buffer.allocUnsafe(manifest.bytes);
+        let at = 0;
+        for (let got = -1; at < data.length && got !== 0; at += got) got = readSync(fd, data, at, data.length - at, at);
+        if (at !== manifest.bytes) return 'corrupt';
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } catch (err) {
       const code = errnoCode(err);
@@ -140,7 +248,6 @@ export class PackageCache {
       }
       throw err;
     }
-    if (data.length !== manifest.bytes) return 'corrupt';
     const got = `sha256:${createHash('sha256').update(data).digest('hex')}`;
     return got === manifest.content_hash ? data : 'corrupt';
   }
@@ -168,7 +275,7 @@ export class PackageCache {
       if (errnoCode(err) === 'ENOENT') return;
       throw err;
     }
-    await rm(aside, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
   }
 
   /** The download lock of one package in this scope: one process fetches it, the others wait. */
@@ -180,18 +287,58 @@ export class PackageCache {
     return this.holdings.release(this.lockPath(hex));
   }
 
+  /**
+   * The number of changes seen so far to `hex`'s entry and lock, to pass to `waitForChange` after
+   * looking at them; null until the scope folder is watched (`watch()`).
+   */
+  changesTo(hex: string): number | null {
+    return this.changes.active ? this.changes.generation(hex) : null;
+  }
+
+  /** Starts watching the scope folder; false where it cannot be watched. */
+  watch(): boolean {
+    return this.changes.start();
+  }
+
+  /**
+   * Waits until `hex`'s entry or download lock changes after `since` (what `changesTo` gave before
+   * the caller looked), WATCHED_LOOK_MS at most; without a watch, POLL_MS. Returns early when
+   * `signal` fires: the caller checks it.
+   */
+  async waitForChange(hex: string, since: number | null, signal: AbortSignal): Promise<void> {
+    if (since === null || !this.changes.active) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, POLL_MS);
+        signal.addEventListener('abort', done, { once: true });
+        function done(): void {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+      });
+      return;
+    }
+    await this.changes.wait(hex, since, WATCHED_LOOK_MS, signal);
+  }
+
+  /** Stops watching: the end of the sync. */
+  close(): void {
+    this.changes.stop();
+  }
+
   /** Writes the entry into a `.partial-*` folder and renames it in; only the download lock's holder calls it. */
   async publish(hex: string, contentHash: string, name: string, zip: Buffer): Promise<void> {
     // A partial left by a killed holder has another random name; eviction removes it.
     const partial = join(this.scopeDir, `.partial-${hex}-${randomSuffix()}`);
     mkdirSync(partial, { mode: 0o700 });
     try {
-      await writeFile(join(partial, PACKAGE), zip, { flag: 'wx', mode: 0o600 });
+      writeFileSync(join(partial, PACKAGE), zip, { flag: 'wx', mode: 0o600 });
       const manifest: CacheManifest = { format: 2, content_hash: contentHash, name, bytes: zip.length };
       writeFileSync(join(partial, MANIFEST), JSON.stringify(manifest), { flag: 'wx', mode: 0o600 });
       renameSync(partial, this.entryDir(hex));
+      this.published++;
     } catch (err) {
-      await rm(partial, { recursive: true, force: true });
+      rmSync(partial, { recursive: true, force: true });
       // Published by someone else meanwhile (a lock broken as stale while its holder still ran).
       const code = errnoCode(err);
       if ((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(this.entryDir(hex))) return;
@@ -221,7 +368,7 @@ export class PackageCache {
         for (const name of names) {
           const partial = PARTIAL_NAME.exec(name);
           if (TRASH_NAME.test(name) || (partial && !(await isHeld(join(scopeDir, `${partial[1]}.lock`))))) {
-            await rm(join(scopeDir, name), { recursive: true, force: true });
+            rmSync(join(scopeDir, name), { recursive: true, force: true });
           }
           if (!ENTRY_NAME.test(name)) continue;
           const pinned = leased.has(name) || (scopeDir === this.scopeDir && keep.has(name));

@@ -126,7 +126,7 @@ export interface SyncResult {
   exitCode: ExitCode;
 }
 
-/** How long a sync waits between looks at a package another process is fetching. */
+/** How long a sync waits between looks at DIR's sync lock, held by another sync of the same DIR. */
 const WAIT_MS = 50;
 const MAX_TASK_SKILLS_BYTES = 32 * 1024 * 1024;
 
@@ -308,6 +308,8 @@ class SyncRun {
     let leased = false;
     for (;;) {
       this.deadline.check();
+      // Read before looking, so a change between the look and the wait below is not missed.
+      const since = cache.changesTo(hex);
       const manifest = cache.manifest(hex, ref.content_hash);
       let check: 'missing' | 'corrupt' = manifest === 'missing' ? 'missing' : 'corrupt';
       if (typeof manifest === 'object') {
@@ -344,8 +346,10 @@ class SyncRun {
           await cache.unlockDownload(hex);
         }
       }
-      // Another sync is fetching this package: its entry appears, or its lock goes (or goes stale).
-      await this.deadline.sleep(WAIT_MS);
+      // Another sync is fetching this package: its entry appears, or its lock goes (or goes
+      // stale). The wait wakes on either; a watch started only now looks once more first.
+      if (since === null && cache.watch()) continue;
+      await cache.waitForChange(hex, since, this.deadline.signal);
     }
   }
 
@@ -390,6 +394,7 @@ class SyncRun {
 
   close(): void {
     this.client.close();
+    this.cache?.close();
   }
 }
 
@@ -559,7 +564,10 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     skills: withStatuses(lockAfter(plan, outcomes), resolved.refs),
   });
   warnStatuses(sortByName(skills), (event) => run.progress(event));
-  if (run.cache) {
+  // Only a sync that added entries can have taken the cache past its bounds (or one given bounds of
+  // its own): the others leave the scan to it (docs/sandbox-client.md#host-cache).
+  const explicitBounds = options.cacheMaxEntries !== undefined || options.cacheMaxBytes !== undefined;
+  if (run.cache && (run.cache.published > 0 || explicitBounds)) {
     const inUse = new Set(resolved.refs.map((r) => hexOf(r.content_hash)));
     const bounds = {
       maxEntries: options.cacheMaxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
