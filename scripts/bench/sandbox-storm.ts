@@ -136,6 +136,8 @@ interface Phase {
   failed: number;
   /** The first lines of a failed sandbox's stderr. */
   failures: string[];
+  /** Sandboxes that succeeded but printed something on stderr despite --quiet (a runtime warning). */
+  noisy: number;
   /** CPU of the 100 processes, per process (ms). */
   cpuPerSandbox: number;
   /** CPU of the server side over the phase (the service and its database, or the static server). */
@@ -216,6 +218,7 @@ async function measure(
     bytes: 0,
     failed: 0,
     failures: [],
+    noisy: 0,
     cpuPerSandbox: childrenCpu / runs.length,
     serverCpuMs: serverAfter.reduce((sum, after, i) => sum + (after - serverBefore[i]), 0),
   };
@@ -229,6 +232,7 @@ async function measure(
     phase.requests += json.requests ?? 0;
     phase.retries += json.retries ?? 0;
     phase.bytes += json.bytes_downloaded ?? json.bytes ?? 0;
+    if (run.code === 0 && run.stderr.trim() !== '') phase.noisy++;
     if (run.code !== 0) {
       phase.failed++;
       if (phase.failures.length < 3)
@@ -351,6 +355,7 @@ export async function benchSandboxStorm(
           `storm: round ${round + 1} ${kind}: fleet ${seconds(last.fleetMs)}, p50 ${seconds(median(last.perSandbox))}, ` +
             `p99 ${seconds(percentile(last.perSandbox, 0.99))}, ${last.failed} failed, ${last.retries} retries, ` +
             `${last.cpuPerSandbox.toFixed(0)} ms CPU per sandbox, released in ${seconds(last.spawnSpanMs)}` +
+            (last.noisy > 0 ? `; ${last.noisy} printed on stderr despite --quiet` : '') +
             (last.failures.length > 0 ? `; e.g. ${last.failures[0]}` : ''),
         );
       }
@@ -372,7 +377,9 @@ function render(storm: Phase[], raw: Phase[], sizes: number[], serverProcesses: 
     requests: median(phases.map((p) => p.requests)),
     retries: median(phases.map((p) => p.retries)),
     bytes: median(phases.map((p) => p.bytes)),
-    failed: phases.map((p) => p.failed).join('/'),
+    failed:
+      phases.map((p) => p.failed).join('/') +
+      (phases.some((p) => p.noisy > 0) ? ` (noisy ${phases.map((p) => p.noisy).join('/')})` : ''),
     spawn: Math.max(...phases.map((p) => p.spawnSpanMs)),
   });
   const s = summary(storm);

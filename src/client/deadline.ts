@@ -1,6 +1,7 @@
 // The time bounds of one sync: a deadline for the whole run, which every request and every wait
 // listens to, and the cut of a request whose answer arrives too slowly. The arithmetic of the cut
 // is a plain class fed with times and byte counts, so its rule is tested without a clock.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientError, EXIT_FAILED } from './errors';
 
@@ -87,6 +88,10 @@ export class Deadline {
     this.endsAt = Date.now() + timeoutMs;
     this.timeout = AbortSignal.timeout(timeoutMs);
     this.signal = outer ? AbortSignal.any([this.timeout, outer]) : this.timeout;
+    // Every request in flight and every wait listens to it: a sync of 12 skills waiting on a host
+    // whose other sandboxes fetch them has more than Node's default of 10, and that is no leak
+    // (so no warning on the sandbox's stderr).
+    setMaxListeners(0, this.signal);
   }
 
   get passed(): boolean {

@@ -205,6 +205,8 @@ class SyncRun {
   readonly downloads = new Limiter(MAX_PARALLEL_DOWNLOADS);
   readonly deadline: Deadline;
   cache: PackageCache | null = null;
+  /** The packages of the run's refs, for the cache's lease. */
+  cacheHexes: string[] = [];
   done = 0;
   total = 0;
 
@@ -291,11 +293,12 @@ class SyncRun {
    */
   async obtain(ref: Ref): Promise<Obtained> {
     const cache = this.cache;
+    const hex = hexOf(ref.content_hash);
     const fromDownload = async (): Promise<Obtained> => {
       const zip = await this.download(ref);
       const files = unpackPackage(zip, ref.name, this.limits);
       if (cache) {
-        await cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, zip).catch((err: unknown) => {
+        await cache.publish(hex, zip).catch((err: unknown) => {
           this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
         });
       }
@@ -303,29 +306,20 @@ class SyncRun {
     };
     if (!cache) return fromDownload();
 
-    const hex = hexOf(ref.content_hash);
     let discarded = false;
-    let leased = false;
     for (;;) {
       this.deadline.check();
       // Read before looking, so a change between the look and the wait below is not missed.
       const since = cache.changesTo(hex);
-      const manifest = cache.manifest(hex, ref.content_hash);
-      let check: 'missing' | 'corrupt' = manifest === 'missing' ? 'missing' : 'corrupt';
-      if (typeof manifest === 'object') {
-        // Read under a lease, so no eviction takes the entry away meanwhile (one that already
-        // had it reads as missing, and the loop starts over).
-        if (!leased) await cache.lease(hex);
-        leased = true;
-        const zip = await cache.readPackage(hex, manifest);
-        if (Buffer.isBuffer(zip)) {
-          await cache.touch(hex);
-          return { from: 'cache', files: unpackPackage(zip, ref.name, this.limits), bytes: 0 };
-        }
-        check = zip;
-        if (check === 'missing') continue;
+      const found = await cache.read(hex, ref.content_hash, maxDownloadBytes(this.limits));
+      if (Buffer.isBuffer(found)) {
+        // The cache serves this sync: its other entries are leased, so no eviction takes them
+        // before they are read (this one is in memory already).
+        await cache.lease(this.cacheHexes);
+        await cache.touch(hex);
+        return { from: 'cache', files: unpackPackage(found, ref.name, this.limits), bytes: 0 };
       }
-      if (check === 'corrupt') {
+      if (found === 'corrupt') {
         // A damaged entry goes, and is fetched again, once.
         if (discarded)
           throw new IntegrityError(`The cached copy of ${ref.name} failed its check again after a fresh fetch`);
@@ -340,7 +334,7 @@ class SyncRun {
       if (await cache.lockDownload(hex)) {
         try {
           // Published by another sync while this one waited for the lock.
-          if (cache.manifest(hex, ref.content_hash) !== 'missing') continue;
+          if (cache.has(hex)) continue;
           return await fromDownload();
         } finally {
           await cache.unlockDownload(hex);
@@ -511,6 +505,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     const root = resolvePath(options.cacheDir ?? defaultCacheDir());
     try {
       run.cache = await PackageCache.open(root, cacheScope(url), run.holdings);
+      run.cacheHexes = writes.map((step) => hexOf(step.ref.content_hash));
     } catch (err) {
       run.progress({
         kind: 'warning',

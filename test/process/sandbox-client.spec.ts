@@ -23,6 +23,7 @@ import { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError, sync as syncLibrary } from '../../src/client';
+import { cacheScope } from '../../src/client/package-cache';
 import {
   cacheEntries,
   cliEnv,
@@ -156,7 +157,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
 
   function entryOf(cacheDir: string, name: string): string {
     const hex = skills[name].latest_version.content_hash.slice(7);
-    const found = cacheEntries(cacheDir).entries.find((e) => e.endsWith(hex));
+    const found = cacheEntries(cacheDir).entries.find((e) => e.endsWith(`${hex}.zip`));
     if (!found) throw new Error(`no cache entry for ${name}`);
     return join(cacheDir, found);
   }
@@ -577,7 +578,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
   });
 
   it('a corrupt cache entry is detected, deleted and fetched again once', async () => {
-    const zip = join(entryOf(cache, 'alpha'), 'package.zip');
+    const zip = entryOf(cache, 'alpha');
     const bytes = readFileSync(zip);
     bytes[bytes.length >> 1] ^= 0x01;
     writeFileSync(zip, bytes);
@@ -593,8 +594,10 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     expect(entryIsSound(entryOf(cache, 'alpha'))).toBe(true);
     await expectMaterialised(target, 'alpha');
 
-    // A zip missing from an entry is the same story.
-    rmSync(join(entryOf(cache, 'beta'), 'package.zip'));
+    // An entry that is not a file (a folder planted in its place) is the same story.
+    const planted = entryOf(cache, 'beta');
+    rmSync(planted);
+    mkdirSync(planted);
     proxy.reset();
     const again = await sync(fresh('refetch'), cache);
     expect(again.code).toBe(0);
@@ -618,9 +621,9 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     const lock = lockOf(dir);
     expect(lock.fingerprint).toBeNull();
     expect(lock.skills.alpha.version).toBe(1);
-    expect(cacheEntries(cache).entries.some((e) => e.endsWith(skills.alpha.latest_version.content_hash.slice(7)))).toBe(
-      false,
-    );
+    expect(
+      cacheEntries(cache).entries.some((e) => e.endsWith(`${skills.alpha.latest_version.content_hash.slice(7)}.zip`)),
+    ).toBe(false);
     expect((await runCli(['verify', '--dir', dir], env())).code).toBe(0);
 
     proxy.reset();
@@ -721,6 +724,26 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     expect(run.code).toBe(0);
     expect(proxy.downloads()).toHaveLength(12);
     expect(proxy.maxDownloadsInFlight).toBe(8);
+
+    // All 12 being fetched by another sync of the host (this process holds their download locks):
+    // the sync waits for the 12 at once, fetches each when its lock goes, and says nothing but its
+    // own lines (no runtime warning about the many listeners of its deadline).
+    proxy.reset();
+    const shared = fresh('many-shared');
+    const scope = join(shared, cacheScope(url));
+    mkdirSync(scope, { recursive: true });
+    const ns = readlinkSync('/proc/self/ns/pid');
+    const locks = names.map((name) => join(scope, `${skills[name].latest_version.content_hash.slice(7)}.lock`));
+    for (const lock of locks)
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), ns, nonce: 'x' }));
+    const waiting = sync(fresh('many'), shared, [], many.task.id, many.token);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(proxy.downloads()).toEqual([]);
+    for (const lock of locks) rmSync(lock);
+    const waited = await waiting;
+    expect(waited.code).toBe(0);
+    expect(proxy.downloads()).toHaveLength(12);
+    expect(waited.stderr).not.toMatch(/Warning|warning/);
   });
 
   it('a sync killed with SIGKILL at any point leaves nothing a later sync trusts', async () => {
@@ -782,7 +805,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     const hexOf = (name: string): string => skills[name].latest_version.content_hash.slice(7);
     const held = (): string[] =>
       cacheEntries(evictCache())
-        .entries.map((e) => Object.keys(skills).find((n) => e.endsWith(hexOf(n))))
+        .entries.map((e) => Object.keys(skills).find((n) => e.endsWith(`${hexOf(n)}.zip`)))
         .sort() as string[];
     const use = async (names: string[], args: string[] = []): Promise<any> => {
       await s.put(alice, `/api/ghosts/${evict.ghost.id}`, {
@@ -796,7 +819,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     };
     const lastUsed = (name: string, secondsAgo: number): void => {
       const when = new Date(Date.now() - secondsAgo * 1000);
-      utimesSync(join(scopeDir(), hexOf(name), 'manifest.json'), when, when);
+      utimesSync(join(scopeDir(), `${hexOf(name)}.zip`), when, when);
     };
 
     beforeAll(async () => {
@@ -823,15 +846,36 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     it('by bytes, and never an entry another live process holds a lease on', async () => {
       lastUsed('e1', 300);
       lastUsed('e2', 200);
-      // A lease held by this (live) process on e1.
-      const lease = join(scopeDir(), `${hexOf('e1')}.lease-${'a'.repeat(12)}`);
+      // A lease held by this (live) process on e1, as a running sync takes it.
+      const lease = join(scopeDir(), `.lease-${'a'.repeat(12)}`);
       const ns = readlinkSync('/proc/self/ns/pid');
-      writeFileSync(lease, JSON.stringify({ pid: process.pid, host: hostname(), ns, nonce: 'test' }));
+      writeFileSync(
+        lease,
+        JSON.stringify({ hexes: [hexOf('e1')], pid: process.pid, host: hostname(), ns, nonce: 'test' }),
+      );
       const oneEntry = String(100_000 + 1_000);
       await use(['e4'], ['--cache-max-bytes', oneEntry]);
       expect(held()).toEqual(['e1', 'e4']);
       rmSync(lease);
       await use(['e4'], ['--cache-max-bytes', oneEntry]);
+      expect(held()).toEqual(['e4']);
+    });
+    it("an older client's entries (a folder per package, in its own scope) count against the bounds and go first", async () => {
+      const oldScope = join(evictCache(), 'f'.repeat(32));
+      const old = join(oldScope, 'a'.repeat(64));
+      mkdirSync(old, { recursive: true });
+      writeFileSync(join(old, 'package.zip'), randomBytes(50_000));
+      const manifest = { format: 2, content_hash: `sha256:${'a'.repeat(64)}`, name: 'old', bytes: 50_000 };
+      writeFileSync(join(old, 'manifest.json'), JSON.stringify(manifest));
+      const oldLease = join(oldScope, `${'a'.repeat(64)}.lease-${'b'.repeat(12)}`);
+      writeFileSync(
+        oldLease,
+        JSON.stringify({ pid: 999_999_999, host: hostname(), ns: readlinkSync('/proc/self/ns/pid'), nonce: 'x' }),
+      );
+      await use(['e4'], ['--cache-max-entries', '1']);
+      expect(existsSync(old)).toBe(false);
+      // Its stale lease went with it; nothing but folders is left of it.
+      expect(readdirSync(oldScope)).toEqual([]);
       expect(held()).toEqual(['e4']);
     });
   });
@@ -863,7 +907,9 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       const { entries, others } = cacheEntries(slowCache);
       expect(others).toEqual([]);
       for (const entry of entries) expect(entryIsSound(join(slowCache, entry))).toBe(true);
-      expect(entries.some((e) => e.endsWith(skills['slow-a'].latest_version.content_hash.slice(7)))).toBe(false);
+      expect(entries.some((e) => e.endsWith(`${skills['slow-a'].latest_version.content_hash.slice(7)}.zip`))).toBe(
+        false,
+      );
     };
 
     beforeAll(async () => {

@@ -5,7 +5,7 @@
 // download is redirected to, or a hostile service.
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -234,7 +234,7 @@ export function tree(dir: string, prefix = ''): Array<{ path: string; sha256: st
   return found;
 }
 
-/** Every entry folder (`<scope>/<64 hex>`) of a cache, and the other names found beside them. */
+/** Every entry (`<scope>/<64 hex>.zip`) of a cache, and the other names found beside them. */
 export function cacheEntries(cache: string): { entries: string[]; others: string[] } {
   const entries: string[] = [];
   const others: string[] = [];
@@ -246,20 +246,18 @@ export function cacheEntries(cache: string): { entries: string[]; others: string
       continue;
     }
     for (const name of readdirSync(join(cache, scope))) {
-      if (/^[0-9a-f]{64}$/.test(name)) entries.push(join(scope, name));
+      if (/^[0-9a-f]{64}\.zip$/.test(name)) entries.push(join(scope, name));
       else others.push(join(scope, name));
     }
   }
   return { entries: entries.sort(), others: others.sort() };
 }
 
-/** Checks a cache entry the way a sync does: its manifest, then its zip's sha256 against its own name. */
-export function entryIsSound(entryDir: string): boolean {
+/** Checks a cache entry the way a sync does: a regular file whose bytes hash to its own name. */
+export function entryIsSound(entry: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(join(entryDir, 'manifest.json'), 'utf8'));
-    const zip = readFileSync(join(entryDir, 'package.zip'));
-    const hex = entryDir.slice(-64);
-    return manifest.content_hash === `sha256:${hex}` && zip.length === manifest.bytes && sha256Hex(zip) === hex;
+    if (!lstatSync(entry).isFile()) return false;
+    return sha256Hex(readFileSync(entry)) === /([0-9a-f]{64})\.zip$/.exec(entry)?.[1];
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@
 // stale-lock rule, the slow-download cut, what it prints, when it retries and where a redirect may
 // lead. No service, no database.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError, IntegrityError, UsageError } from '../../src/client/errors';
@@ -11,7 +11,7 @@ import { describeRule, RateWindow } from '../../src/client/deadline';
 import { breakIfStale, Holdings, isHeld, STALE_MS } from '../../src/client/file-lock';
 import { DEFAULT_PACKAGE_LIMITS, maxDownloadBytes } from '../../src/client/limits';
 import { LOCK_FILE, readLock } from '../../src/client/lock-file';
-import { cacheScope } from '../../src/client/package-cache';
+import { cacheScope, PackageCache, WATCHED_LOOK_MS } from '../../src/client/package-cache';
 import { isControl, printable, printLines } from '../../src/client/printable';
 import { redirectTarget } from '../../src/client/redirect';
 import {
@@ -492,5 +492,64 @@ describe('where a download may be redirected', () => {
     const target = redirectTarget(protocol, request, location);
     expect(target.ok).toBe(false);
     expect(target.ok ? '' : target.why).toMatch(why);
+  });
+});
+
+describe('a wait for a package another sync is fetching', () => {
+  let root: string;
+  let cache: PackageCache;
+  const hex = 'c'.repeat(64);
+  const never = new AbortController().signal;
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'sr-watch-'));
+    cache = await PackageCache.open(root, 'b'.repeat(32), new Holdings());
+  });
+  afterEach(() => {
+    cache.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('wakes when the entry lands and when the download lock goes, not when the lock is refreshed', async () => {
+    expect(cache.changesTo(hex)).toBeNull();
+    expect(cache.watch()).toBe(true);
+    const lock = join(cache.scopeDir, `${hex}.lock`);
+    writeFileSync(lock, '{}');
+    await new Promise((r) => setTimeout(r, 50));
+    // Taken before looking; the entry lands between the look and the wait, and is seen.
+    let since = cache.changesTo(hex)!;
+    writeFileSync(join(cache.scopeDir, '.partial-x'), 'zip');
+    renameSync(join(cache.scopeDir, '.partial-x'), cache.entryPath(hex));
+    await cache.waitForChange(hex, since, never);
+    expect(cache.changesTo(hex)).toBeGreaterThan(since);
+
+    since = cache.changesTo(hex)!;
+    setTimeout(() => rmSync(lock), 20);
+    await cache.waitForChange(hex, since, never);
+    expect(cache.changesTo(hex)).toBeGreaterThan(since);
+
+    // A heartbeat (a new mtime) and another package's entry change nothing for it: the wait ends
+    // at its bound, the count unchanged.
+    writeFileSync(lock, '{}');
+    await new Promise((r) => setTimeout(r, 50));
+    since = cache.changesTo(hex)!;
+    setTimeout(() => {
+      const when = new Date();
+      utimesSync(lock, when, when);
+      writeFileSync(cache.entryPath('d'.repeat(64)), 'zip');
+    }, 20);
+    const started = Date.now();
+    await cache.waitForChange(hex, since, never);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WATCHED_LOOK_MS - 50);
+    expect(cache.changesTo(hex)).toBe(since);
+  });
+
+  it('ends when the run is stopped', async () => {
+    cache.watch();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 20);
+    const since = cache.changesTo(hex)!;
+    await cache.waitForChange(hex, since, stop.signal);
+    expect(stop.signal.aborted).toBe(true);
+    expect(cache.changesTo(hex)).toBe(since);
   });
 });
