@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       : await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
     const storm = process.env.BENCH_ROWS?.trim()
       ? []
-      : await benchSandboxStorm(small.baseUrl, BENCH_ADMIN_KEY, progress, [small.pid]);
+      : await benchSandboxStorm(small.baseUrl, BENCH_ADMIN_KEY, progress, async () => [small.pid]);
     const footer = `run took ${since(started)} before cleanup`;
     const table = renderTable(results, ratios);
     process.stdout.write(

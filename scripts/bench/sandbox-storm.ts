@@ -4,13 +4,16 @@
 // beside it, in the same run, the raw transfer: the same packages fetched by as many minimal Node
 // processes from a plain static file server on loopback. 3 rounds, the two in turn, medians.
 // Alone: `node dist/scripts/bench/sandbox-storm.js` (DATABASE_URL as for the bench);
-// BENCH_STORM_CLI runs another build's client (its `bin/skill-resolver.js` or `cli.js`).
+// BENCH_STORM_CLI runs another build's client (its `bin/skill-resolver.js` or `cli.js`), and
+// BENCH_STORM_BASELINE adds a third row, the storm with another build's client, in turn with the
+// other two in the same run (a before and after on the same machine at the same time).
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from 'pg';
 import { openDatabaseHost } from './database';
 import { BENCH_ADMIN_KEY, startService } from './service';
 import {
@@ -27,6 +30,7 @@ const HOSTS = 10;
 const ROUNDS = 3;
 const REPO = join(__dirname, '..', '..', '..');
 const CLIENT = process.env.BENCH_STORM_CLI?.trim() || join(REPO, 'bin', 'skill-resolver.js');
+const BASELINE = process.env.BENCH_STORM_BASELINE?.trim() || null;
 const RAW_FETCH = join(__dirname, 'storm-raw-fetch.js');
 const STATIC_SERVER = join(__dirname, 'storm-static-server.js');
 /** Targets: the storm's fleet time and p99 over the raw transfer's, and no sandbox failing. */
@@ -142,6 +146,8 @@ interface Phase {
   cpuPerSandbox: number;
   /** CPU of the server side over the phase (the service and its database, or the static server). */
   serverCpuMs: number;
+  /** The service's own account of a storm phase. */
+  service?: ServiceSample | null;
 }
 
 /**
@@ -200,15 +206,22 @@ const percentile = (values: number[], p: number): number => {
 };
 const median = (values: number[]): number => percentile(values, 0.5);
 
+/** The processes whose CPU is the server side's: fixed, or asked for before and after a phase (a database's backends). */
+export type ServerProcesses = () => Promise<number[]>;
+
 async function measure(
   work: () => Promise<{ runs: Launched[]; fleetMs: number; spawnSpanMs: number }>,
-  serverPids: number[],
+  serverProcesses: ServerProcesses,
 ): Promise<Phase> {
   const childrenBefore = await cpuMs('self', true);
-  const serverBefore = await Promise.all(serverPids.map((pid) => cpuMs(pid)));
+  const before = new Map<number, number>();
+  for (const pid of await serverProcesses()) before.set(pid, await cpuMs(pid));
   const { runs, fleetMs, spawnSpanMs } = await work();
   const childrenCpu = (await cpuMs('self', true)) - childrenBefore;
-  const serverAfter = await Promise.all(serverPids.map((pid) => cpuMs(pid)));
+  // A process that started during the phase (a backend the pool opened) counts from its start.
+  const serverCpu = await Promise.all(
+    (await serverProcesses()).map(async (pid) => (await cpuMs(pid)) - (before.get(pid) ?? 0)),
+  );
   const phase: Phase = {
     fleetMs,
     spawnSpanMs,
@@ -220,7 +233,7 @@ async function measure(
     failures: [],
     noisy: 0,
     cpuPerSandbox: childrenCpu / runs.length,
-    serverCpuMs: serverAfter.reduce((sum, after, i) => sum + (after - serverBefore[i]), 0),
+    serverCpuMs: serverCpu.filter((ms) => Number.isFinite(ms)).reduce((sum, ms) => sum + ms, 0),
   };
   for (const run of runs) {
     let json: { requests?: number; retries?: number; bytes_downloaded?: number; bytes?: number } = {};
@@ -240,6 +253,88 @@ async function measure(
     }
   }
   return phase;
+}
+
+/** What the service says of itself over a storm phase, from its /api/metrics. */
+interface ServiceSample {
+  /** The most queries seen waiting for a pool connection at once, and the pool's size. */
+  maxPoolWaiting: number;
+  poolSize: number;
+  /** Downloads answered during the phase, by status, and their mean time inside the service. */
+  downloads: Map<string, number>;
+  downloadMeanMs: number;
+}
+
+function metricValues(text: string, name: string): Array<{ labels: string; value: number }> {
+  const found: Array<{ labels: string; value: number }> = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const match = /^(\S+?)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (match && match[1] === name) found.push({ labels: match[2] ?? '', value: Number(match[3]) });
+  }
+  return found;
+}
+
+/** Reads the service's metrics every 250 ms until stopped: pool waits, and the downloads it answered. */
+export function sampleService(baseUrl: string, adminKey: string): () => Promise<ServiceSample | null> {
+  const read = async (): Promise<string | null> => {
+    try {
+      const res = await fetch(`${baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${adminKey}` } });
+      return res.ok ? await res.text() : null;
+    } catch {
+      return null;
+    }
+  };
+  const downloadTotals = (text: string): { count: Map<string, number>; sum: number } => {
+    const route = (labels: string): boolean => labels.includes('route="/api/skills/:id/download"');
+    const count = new Map<string, number>();
+    for (const { labels, value } of metricValues(text, 'skill_resolver_http_request_duration_seconds_count')) {
+      if (!route(labels)) continue;
+      const status = /status="(\d+)"/.exec(labels)?.[1] ?? '?';
+      count.set(status, (count.get(status) ?? 0) + value);
+    }
+    const sum = metricValues(text, 'skill_resolver_http_request_duration_seconds_sum')
+      .filter((m) => route(m.labels))
+      .reduce((total, m) => total + m.value, 0);
+    return { count, sum };
+  };
+  let maxWaiting = 0;
+  let poolSize = 0;
+  let stopped = false;
+  const first = read();
+  const loop = (async () => {
+    while (!stopped) {
+      const text = await read();
+      if (text) {
+        maxWaiting = Math.max(
+          maxWaiting,
+          ...metricValues(text, 'skill_resolver_db_pool_waiting_requests').map((m) => m.value),
+        );
+        poolSize = Math.max(
+          poolSize,
+          ...metricValues(text, 'skill_resolver_db_pool_connections_max').map((m) => m.value),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const [before, after] = [await first, await read()];
+    if (!before || !after) return null;
+    const [a, b] = [downloadTotals(before), downloadTotals(after)];
+    const downloads = new Map<string, number>();
+    for (const [status, n] of b.count)
+      if (n - (a.count.get(status) ?? 0) > 0) downloads.set(status, n - (a.count.get(status) ?? 0));
+    const answered = [...downloads.values()].reduce((total, n) => total + n, 0);
+    return {
+      maxPoolWaiting: maxWaiting,
+      poolSize,
+      downloads,
+      downloadMeanMs: answered > 0 ? ((b.sum - a.sum) * 1000) / answered : 0,
+    };
+  };
 }
 
 /** The embedded database's process, when this bench started one (its only child running embedded-server.js). */
@@ -273,16 +368,28 @@ function startStaticServer(dir: string): Promise<{ port: number; pid: number; st
   });
 }
 
+function describeService(sample: ServiceSample): string {
+  const statuses = [...sample.downloads].map(([status, n]) => `${n}x ${status}`).join(', ');
+  return (
+    `downloads ${statuses || 'none'}, ${sample.downloadMeanMs.toFixed(0)} ms each inside it on average, ` +
+    `up to ${sample.maxPoolWaiting} queries waiting for one of its ${sample.poolSize} connections`
+  );
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** The rows, as markdown table lines. `servicePids`: the service's processes (and its database's), for their CPU. */
+/**
+ * The rows, as markdown table lines. `service`: the service's processes (and its database's), for
+ * their CPU; `serviceLabel` says what they are.
+ */
 export async function benchSandboxStorm(
   baseUrl: string,
   adminKey: string,
   progress: Progress,
-  servicePids: number[] = [],
+  service: ServerProcesses = async () => [],
+  serviceLabel = 'service',
 ): Promise<string[]> {
   const { packages, served, sandboxes } = await prepareStorm(baseUrl, adminKey);
   const sizes = served.map((b) => b.length).sort((a, b) => a - b);
@@ -296,10 +403,10 @@ export async function benchSandboxStorm(
   for (let i = 0; i < packages.length; i++) await writeFile(join(staticDir, `${packages[i].name}.zip`), served[i]);
   const files = await startStaticServer(staticDir);
   try {
-    const stormCommands = (round: string) =>
+    const stormCommands = (round: string, client = CLIENT) =>
       sandboxes.map((sandbox, n) => ({
         args: [
-          CLIENT,
+          client,
           'sync',
           '--task',
           String(sandbox.taskId),
@@ -335,39 +442,47 @@ export async function benchSandboxStorm(
     await launchAll([stormCommands('warmup')[0], rawCommands('warmup')[0]]);
     await rm(join(scratch, 'warmup'), { recursive: true, force: true });
 
-    const storm: Phase[] = [];
-    const raw: Phase[] = [];
+    type Kind = 'storm' | 'raw' | 'baseline';
+    const kinds: Kind[] = BASELINE ? ['storm', 'raw', 'baseline'] : ['storm', 'raw'];
+    const phases: Record<Kind, Phase[]> = { storm: [], raw: [], baseline: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      // In turn, the order flipped each round, so drift on the shared machine lands on both alike.
-      const order = round % 2 === 0 ? (['storm', 'raw'] as const) : (['raw', 'storm'] as const);
+      // In turn, the order turned each round, so drift on the shared machine lands on all alike.
+      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
       for (const kind of order) {
         const label = `${kind}-${round}`;
         await hostDirs(label);
-        if (kind === 'storm') {
-          storm.push(await measure(() => launchAll(stormCommands(label)), servicePids));
+        let phase: Phase;
+        if (kind === 'raw') {
+          phase = await measure(
+            () => launchAll(rawCommands(label)),
+            async () => [files.pid],
+          );
         } else {
-          raw.push(await measure(() => launchAll(rawCommands(label)), [files.pid]));
+          const sampled = sampleService(baseUrl, adminKey);
+          phase = await measure(() => launchAll(stormCommands(label, kind === 'storm' ? CLIENT : BASELINE!)), service);
+          phase.service = await sampled();
         }
+        phases[kind].push(phase);
         // Folders stay until the end: files deleted now would make the next round's creations dearer
         // (the file system looks past recently freed inodes).
-        const last = (kind === 'storm' ? storm : raw).at(-1)!;
         progress(
-          `storm: round ${round + 1} ${kind}: fleet ${seconds(last.fleetMs)}, p50 ${seconds(median(last.perSandbox))}, ` +
-            `p99 ${seconds(percentile(last.perSandbox, 0.99))}, ${last.failed} failed, ${last.retries} retries, ` +
-            `${last.cpuPerSandbox.toFixed(0)} ms CPU per sandbox, released in ${seconds(last.spawnSpanMs)}` +
-            (last.noisy > 0 ? `; ${last.noisy} printed on stderr despite --quiet` : '') +
-            (last.failures.length > 0 ? `; e.g. ${last.failures[0]}` : ''),
+          `storm: round ${round + 1} ${kind}: fleet ${seconds(phase.fleetMs)}, p50 ${seconds(median(phase.perSandbox))}, ` +
+            `p99 ${seconds(percentile(phase.perSandbox, 0.99))}, ${phase.failed} failed, ${phase.retries} retries, ` +
+            `${phase.cpuPerSandbox.toFixed(0)} ms CPU per sandbox, released in ${seconds(phase.spawnSpanMs)}` +
+            (phase.noisy > 0 ? `; ${phase.noisy} printed on stderr despite --quiet` : '') +
+            (phase.service ? `; service: ${describeService(phase.service)}` : '') +
+            (phase.failures.length > 0 ? `; e.g. ${phase.failures[0]}` : ''),
         );
       }
     }
-    return render(storm, raw, sizes, servicePids.length);
+    return render(phases.storm, phases.raw, phases.baseline, sizes, serviceLabel);
   } finally {
     await files.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-function render(storm: Phase[], raw: Phase[], sizes: number[], serverProcesses: number): string[] {
+function render(storm: Phase[], raw: Phase[], baseline: Phase[], sizes: number[], serviceLabel: string): string[] {
   const summary = (phases: Phase[]) => ({
     fleet: median(phases.map((p) => p.fleetMs)),
     p50: median(phases.map((p) => median(p.perSandbox))),
@@ -384,10 +499,25 @@ function render(storm: Phase[], raw: Phase[], sizes: number[], serverProcesses: 
   });
   const s = summary(storm);
   const r = summary(raw);
-  const fleetRatio = s.fleet / r.fleet;
-  const p99Ratio = s.p99 / r.p99;
-  const anyFailed = storm.some((p) => p.failed > 0) || raw.some((p) => p.failed > 0);
   const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+  const stormRow = (label: string, phases: Phase[], target: boolean): string[] => {
+    const x = summary(phases);
+    const fleet = x.fleet / r.fleet;
+    const p99 = x.p99 / r.p99;
+    const failed = phases.some((p) => p.failed > 0) || raw.some((p) => p.failed > 0);
+    return [
+      label,
+      `${seconds(x.fleet)} (${fleet.toFixed(2)}x)`,
+      `${seconds(x.p50)} / ${seconds(x.p99)} (${p99.toFixed(2)}x)`,
+      `${count(x.requests)} req (${count(x.retries)} retried), ${mib(x.bytes)}`,
+      x.failed,
+      `${x.cpu.toFixed(0)} ms; ${serviceLabel} ${seconds(x.server)}`,
+      target
+        ? `fleet <= ${FLEET_TARGET.toFixed(1)}x ${met(fleet <= FLEET_TARGET)}; p99 <= ${P99_TARGET.toFixed(1)}x ` +
+          `${met(p99 <= P99_TARGET)}; 0 failed ${met(!failed)}`
+        : '',
+    ];
+  };
   const rows: string[][] = [
     [
       `raw transfer: ${SANDBOXES} minimal Node fetchers, static server`,
@@ -398,16 +528,8 @@ function render(storm: Phase[], raw: Phase[], sizes: number[], serverProcesses: 
       `${r.cpu.toFixed(0)} ms; server ${seconds(r.server)}`,
       '',
     ],
-    [
-      `storm: ${SANDBOXES} x \`skill-resolver sync\`, ${HOSTS} hosts`,
-      `${seconds(s.fleet)} (${fleetRatio.toFixed(2)}x)`,
-      `${seconds(s.p50)} / ${seconds(s.p99)} (${p99Ratio.toFixed(2)}x)`,
-      `${count(s.requests)} req (${count(s.retries)} retried), ${mib(s.bytes)}`,
-      s.failed,
-      `${s.cpu.toFixed(0)} ms; service ${seconds(s.server)}${serverProcesses > 1 ? ' (with its database)' : ''}`,
-      `fleet <= ${FLEET_TARGET.toFixed(1)}x ${met(fleetRatio <= FLEET_TARGET)}; p99 <= ${P99_TARGET.toFixed(1)}x ` +
-        `${met(p99Ratio <= P99_TARGET)}; 0 failed ${met(!anyFailed)}`,
-    ],
+    stormRow(`storm: ${SANDBOXES} x \`skill-resolver sync\`, ${HOSTS} hosts`, storm, true),
+    ...(baseline.length > 0 ? [stormRow(`storm, baseline client (${BASELINE})`, baseline, false)] : []),
   ];
   const header = [
     'sandbox start storm',
@@ -425,26 +547,48 @@ function render(storm: Phase[], raw: Phase[], sizes: number[], serverProcesses: 
     line(header),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.map(line),
+    ...storm
+      .map((p, i) => (p.service ? `storm round ${i + 1}, the service: ${describeService(p.service)}` : ''))
+      .filter(Boolean),
     `(${SANDBOXES} tasks on ${STORM_TEAMS} teams, ${SKILLS_PER_TEAM} of ${STORM_PACKAGES} packages each ` +
       `(zips ${kib(sizes[0])} to ${mib(sizes[sizes.length - 1])}, median ${kib(median(sizes))}); sandboxes released ` +
-      `within ${seconds(s.spawn)}; medians of ${ROUNDS} rounds, storm and raw in turn; failed per round; CPU from /proc: ` +
+      `within ${seconds(s.spawn)}; medians of ${ROUNDS} rounds, the rows in turn; failed per round; CPU from /proc: ` +
       `the ${SANDBOXES} processes per process, the server side over the phase)`,
   ];
 }
 
+/** The backends of the server database at `url` (this bench's own database), by their pids. */
+function backendsOf(url: string): ServerProcesses {
+  return async () => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const rows = await client.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      return rows.rows.map((r) => r.pid);
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /** Alone: a throwaway database and the built service, then the rows. */
 async function alone(): Promise<void> {
-  const host = await openDatabaseHost(process.env.DATABASE_URL?.trim() || undefined);
+  const serverUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const host = await openDatabaseHost(serverUrl);
   const db = await host.create('storm');
   const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-storm-data-'));
   const service = await startService(db.url, dataDir);
-  const database = await embeddedDatabasePid();
+  const embedded = serverUrl ? null : await embeddedDatabasePid();
+  const backends = serverUrl ? backendsOf(db.url) : null;
   try {
     const lines = await benchSandboxStorm(
       service.baseUrl,
       BENCH_ADMIN_KEY,
       (l) => process.stderr.write(`bench: ${l}\n`),
-      database === null ? [service.pid] : [service.pid, database],
+      async () => [service.pid, ...(embedded === null ? [] : [embedded]), ...(backends ? await backends() : [])],
+      backends || embedded !== null ? 'service and its database' : 'service',
     );
     process.stdout.write(`database: ${host.kind}\nclient: ${CLIENT}\n\n${lines.join('\n')}\n`);
   } finally {
