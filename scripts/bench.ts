@@ -1,16 +1,18 @@
 // `npm run bench`: times the embedded database's first and later boot, seeds throwaway databases at
 // 10k and 100k skills, runs the built service on each (twice: as configured, and with no
 // resolution cache for the cold rows) and prints one table comparing the task-resolution paths
-// with the cheapest endpoints, then the sandbox client's rows (bench/client-sync.ts).
+// with the cheapest endpoints, then the sandbox client's rows (bench/client-sync.ts) and the sandbox
+// start storm (bench/sandbox-storm.ts).
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations;
 // BENCH_ROWS (a regular expression) keeps only the rows whose label matches it, with the rows their
-// ratios compare against, and skips the client rows.
+// ratios compare against, and skips the client rows and the storm.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureEmbeddedBoot, renderBoots } from './bench/boot';
 import { bindingRows, bindingRowsWanted } from './bench/bindings';
 import { benchClientSync } from './bench/client-sync';
+import { benchSandboxStorm } from './bench/sandbox-storm';
 import { groups, memberships, NO_SKILLS, skillCounts, skillLayer, Skill, USERS } from './bench/catalog';
 import { DatabaseHost, openDatabaseHost } from './bench/database';
 import { discoveryScenario, referenceSkillId, seedDiscovery } from './bench/discovery';
@@ -197,10 +199,13 @@ async function main(): Promise<void> {
     const client = process.env.BENCH_ROWS?.trim()
       ? []
       : await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
+    const storm = process.env.BENCH_ROWS?.trim()
+      ? []
+      : await benchSandboxStorm(small.baseUrl, BENCH_ADMIN_KEY, progress, async () => [small.pid]);
     const footer = `run took ${since(started)} before cleanup`;
     const table = renderTable(results, ratios);
     process.stdout.write(
-      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', footer].join('\n') + '\n',
+      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', ...storm, '', footer].join('\n') + '\n',
     );
   } finally {
     await cleanUp();

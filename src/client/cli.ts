@@ -5,12 +5,26 @@ import { parseArgs } from 'node:util';
 import { ClientError, EXIT_FAILED, EXIT_USAGE, errorMessage, UsageError } from './errors';
 import { DEFAULT_SLOW_DOWNLOAD, MAX_TIMEOUT_MS, SlowDownloadRule } from './deadline';
 import { ClientPackageLimits, DEFAULT_PACKAGE_LIMITS, defaultCacheDir, LIMIT_VARIABLES } from './limits';
+import { printLines } from './printable';
 import { ProgressEvent, sync, SyncResult } from './sync';
 import { verify, VerifyResult } from './verify';
 
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+}
+
+/** The command's only way to print: whole lines, each made printable (printable.ts). */
+interface Printer {
+  err: (...lines: string[]) => void;
+  out: (...lines: string[]) => void;
+}
+
+function printerOf(io: Io): Printer {
+  return {
+    err: (...lines) => printLines(io.stderr, lines),
+    out: (...lines) => printLines(io.stdout, lines),
+  };
 }
 
 const USAGE = `Usage:
@@ -85,51 +99,54 @@ function size(bytes: number): string {
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-function progressPrinter(io: Io, quiet: boolean, taskId: number): (event: ProgressEvent) => void {
+function progressPrinter(print: Printer, quiet: boolean, taskId: number): (event: ProgressEvent) => void {
   return (event) => {
-    if (event.kind === 'warning') return io.stderr(`skill-resolver: warning: ${event.message}\n`);
-    if (event.kind === 'failed') return io.stderr(`skill-resolver: ${event.name} failed: ${event.message}\n`);
+    if (event.kind === 'warning') return print.err(`skill-resolver: warning: ${event.message}`);
+    if (event.kind === 'failed') return print.err(`skill-resolver: ${event.name} failed: ${event.message}`);
     if (event.kind === 'repair') {
-      return io.stderr(
-        `skill-resolver: warning: ${event.name} differs from the lock (${event.detail}); rebuilding it\n`,
-      );
+      return print.err(`skill-resolver: warning: ${event.name} differs from the lock (${event.detail}); rebuilding it`);
     }
     if (quiet) return;
     switch (event.kind) {
       case 'resolved':
-        return io.stderr(
+        return print.err(
           event.notModified
-            ? `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, unchanged since the last sync\n`
-            : `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, ${event.toFetch} to fetch\n`,
+            ? `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, unchanged since the last sync`
+            : `skill-resolver: task ${taskId}: ${count(event.total, 'skill')}, ${event.toFetch} to fetch`,
         );
       case 'adopted':
-        return io.stderr(
-          `skill-resolver: ${event.name} was already in place, exactly as the service stores it; now in the lock\n`,
+        return print.err(
+          `skill-resolver: ${event.name} was already in place, exactly as the service stores it; now in the lock`,
         );
       case 'skill':
-        return io.stderr(
+        return print.err(
           `skill-resolver: [${event.done}/${event.total}] ${event.name} v${event.version} from ${event.from}` +
-            (event.from === 'download' ? ` (${size(event.bytes)})\n` : '\n'),
+            (event.from === 'download' ? ` (${size(event.bytes)})` : ''),
+        );
+      case 'retry':
+        return print.err(
+          `skill-resolver: ${event.what}: ${event.by} answered ${event.status}${event.detail}; ` +
+            `trying again in ${(event.waitMs / 1000).toFixed(1)} s (retry ${event.attempt})`,
         );
     }
   };
 }
 
-function syncSummary(result: SyncResult, dir: string): string {
+function syncSummary(result: SyncResult, dir: string): string[] {
   const lines = [
     `skill-resolver: ${count(result.skills.length, 'skill')} in ${dir}, ${result.failed.length} failed, ` +
-      `${result.unresolved.length} unresolved; ${count(result.requests, 'request')}, ` +
-      `${size(result.bytes_downloaded)} downloaded\n`,
+      `${result.unresolved.length} unresolved; ${count(result.requests, 'request')}` +
+      `${result.retries > 0 ? ` (${result.retries} retried)` : ''}, ${size(result.bytes_downloaded)} downloaded`,
   ];
   for (const u of result.unresolved) {
     lines.push(
-      `skill-resolver: unresolved: ${u.name}${u.reason ? ` (${u.reason}${u.source ? ` from ${u.source}` : ''})` : ''}\n`,
+      `skill-resolver: unresolved: ${u.name}${u.reason ? ` (${u.reason}${u.source ? ` from ${u.source}` : ''})` : ''}`,
     );
   }
-  return lines.join('');
+  return lines;
 }
 
-async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io, signal?: AbortSignal): Promise<number> {
+async function runSync(args: string[], env: NodeJS.ProcessEnv, print: Printer, signal?: AbortSignal): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -171,17 +188,17 @@ async function runSync(args: string[], env: NodeJS.ProcessEnv, io: Io, signal?: 
     cacheMaxEntries: wholeNumber('--cache-max-entries', values['cache-max-entries']),
     cacheMaxBytes: wholeNumber('--cache-max-bytes', values['cache-max-bytes'], true),
     limits: limitsFrom(env),
-    onProgress: progressPrinter(io, values.quiet === true, taskId ?? 0),
+    onProgress: progressPrinter(print, values.quiet === true, taskId ?? 0),
   });
-  if (!values.quiet || result.exitCode !== 0) io.stderr(syncSummary(result, values.dir));
+  if (!values.quiet || result.exitCode !== 0) print.err(...syncSummary(result, values.dir));
   if (values.json) {
-    const { fingerprint, skills, unresolved, requests, bytes_downloaded, failed } = result;
-    io.stdout(`${JSON.stringify({ fingerprint, skills, unresolved, requests, bytes_downloaded, failed })}\n`);
+    const { fingerprint, skills, unresolved, requests, retries, bytes_downloaded, failed } = result;
+    print.out(JSON.stringify({ fingerprint, skills, unresolved, requests, retries, bytes_downloaded, failed }));
   }
   return result.exitCode;
 }
 
-async function runVerify(args: string[], io: Io): Promise<number> {
+async function runVerify(args: string[], print: Printer): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -191,45 +208,47 @@ async function runVerify(args: string[], io: Io): Promise<number> {
   if (!values.dir) throw new UsageError('verify needs --dir DIR');
   const result: VerifyResult = await verify({ dir: values.dir });
   for (const p of result.problems) {
-    io.stderr(`skill-resolver: ${p.name}${p.path ? `/${p.path}` : ''}: ${p.problem}\n`);
+    print.err(`skill-resolver: ${p.name}${p.path ? `/${p.path}` : ''}: ${p.problem}`);
   }
-  io.stderr(
+  print.err(
     `skill-resolver: ${count(result.skills, 'skill')}, ${count(result.files, 'file')} checked: ` +
-      `${result.problems.length === 0 ? 'all match the lock' : count(result.problems.length, 'problem')}\n`,
+      `${result.problems.length === 0 ? 'all match the lock' : count(result.problems.length, 'problem')}`,
   );
-  if (values.json) io.stdout(`${JSON.stringify(result)}\n`);
+  if (values.json) print.out(JSON.stringify(result));
   return result.exitCode;
 }
 
 /** Runs one command and answers its exit code; never throws. `signal` stops a sync as its deadline would. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
+  const print = printerOf(io);
+  const usage = USAGE.trimEnd().split('\n');
   try {
     switch (command) {
       case 'sync':
-        return await runSync(rest, env, io, signal);
+        return await runSync(rest, env, print, signal);
       case 'verify':
-        return await runVerify(rest, io);
+        return await runVerify(rest, print);
       case 'help':
       case '--help':
       case '-h':
-        io.stdout(USAGE);
+        print.out(...usage);
         return 0;
       default:
         throw new UsageError(command ? `Unknown command ${JSON.stringify(command)}` : 'No command given');
     }
   } catch (err) {
     if (err instanceof ClientError) {
-      io.stderr(`skill-resolver: error: ${err.message}\n`);
-      if (err.exitCode === EXIT_USAGE) io.stderr(`\n${USAGE}`);
+      print.err(`skill-resolver: error: ${err.message}`);
+      if (err.exitCode === EXIT_USAGE) print.err('', ...usage);
       return err.exitCode;
     }
     // parseArgs rejects unknown or malformed options with a TypeError carrying ERR_PARSE_ARGS_*.
     if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`skill-resolver: error: ${errorMessage(err)}\n\n${USAGE}`);
+      print.err(`skill-resolver: error: ${errorMessage(err)}`, '', ...usage);
       return EXIT_USAGE;
     }
-    io.stderr(`skill-resolver: error: ${errorMessage(err)}\n`);
+    print.err(`skill-resolver: error: ${errorMessage(err)}`);
     return EXIT_FAILED;
   }
 }

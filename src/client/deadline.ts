@@ -1,6 +1,7 @@
 // The time bounds of one sync: a deadline for the whole run, which every request and every wait
 // listens to, and the cut of a request whose answer arrives too slowly. The arithmetic of the cut
 // is a plain class fed with times and byte counts, so its rule is tested without a clock.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientError, EXIT_FAILED } from './errors';
 
@@ -78,13 +79,19 @@ export function describeRule(rule: SlowDownloadRule): string {
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly timeout: AbortSignal;
+  private readonly endsAt: number;
 
   constructor(
     readonly timeoutMs: number,
     private readonly outer?: AbortSignal,
   ) {
+    this.endsAt = Date.now() + timeoutMs;
     this.timeout = AbortSignal.timeout(timeoutMs);
     this.signal = outer ? AbortSignal.any([this.timeout, outer]) : this.timeout;
+    // Every request in flight and every wait listens to it: a sync of 12 skills waiting on a host
+    // whose other sandboxes fetch them has more than Node's default of 10, and that is no leak
+    // (so no warning on the sandbox's stderr).
+    setMaxListeners(0, this.signal);
   }
 
   get passed(): boolean {
@@ -102,6 +109,11 @@ export class Deadline {
     // A caller that says why (the command, on SIGTERM) is quoted.
     const why = this.outer?.reason instanceof ClientError ? this.outer.reason.message : 'by its caller';
     return new ClientError(EXIT_FAILED, `The sync was stopped ${why}; what it had not done is left as it was`);
+  }
+
+  /** Milliseconds left before the deadline (0 once it passed). */
+  remainingMs(): number {
+    return this.signal.aborted ? 0 : Math.max(0, this.endsAt - Date.now());
   }
 
   check(): void {

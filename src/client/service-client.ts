@@ -1,15 +1,35 @@
 // The two calls the client makes, over Node's own HTTP with keep-alive: the task's skills and the
-// package downloads, each bounded in size and in time. Counts requests and package bytes; its
-// errors never hold the token.
+// package downloads, each bounded in size and in time, retried when the service answers "try
+// again" (retry.ts), a download's redirect followed once without the credentials (redirect.ts).
+// Counts requests, retries and package bytes; its errors never hold the token.
 import { Agent as HttpAgent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import type * as Https from 'node:https';
 import { checkInterval, describeRule, RateWindow, SlowDownloadRule } from './deadline';
 import { ClientError, EXIT_FAILED, errnoCode, errorMessage, UsageError } from './errors';
+import { FOLLOWED_REDIRECTS, redirectTarget } from './redirect';
+import { describeGiveUp, RETRYABLE_STATUSES, retryDecision } from './retry';
 
 export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** The origin that answered: the service's, or the store's a download was redirected to. */
+  origin: string;
+  /** The answer came from where the service redirected the request. */
+  redirected: boolean;
+  /** A 503 or 429 that was not retried (again): why, to end the message with; '' otherwise. */
+  gaveUp: string;
+}
+
+/** One retry about to be made, for the progress line. */
+export interface RetryNotice {
+  /** `the service`, or `the store at <origin>` for the answer of a redirected download. */
+  by: string;
+  status: number;
+  /** ` (CODE: message)` of the answer, or ''. */
+  detail: string;
+  waitMs: number;
+  /** 1 for the first retry of this request. */
+  attempt: number;
 }
 
 export interface GetOptions {
@@ -21,14 +41,24 @@ export interface GetOptions {
   onChunk?: (chunk: Buffer) => void;
   /** What is being fetched, for the message of a cut ("the package of alpha"). */
   what: string;
+  /** A package download: a 302, 303 or 307 is followed once. Elsewhere a redirect ends the request. */
+  followRedirect?: boolean;
+  /** Called before each retry. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
-/** What bounds every request of one run: the run's signal and the slow-download rule. */
+/** What bounds every request of one run: the run's signal, its time left, and the slow-download rule. */
 export interface RequestBounds {
   signal: AbortSignal;
   /** The error a request ends with once `signal` fired. */
   aborted: () => Error;
   slow: SlowDownloadRule;
+  /** Milliseconds left before the run's deadline. */
+  remainingMs: () => number;
+  /** Waits `ms`, or ends with the run's error when its signal fires first. */
+  sleep: (ms: number) => Promise<void>;
+  /** [0, 1), the retries' jitter (Math.random unless given). */
+  random?: () => number;
 }
 
 /** Node's own default, stated: a head larger than this ends the request. */
@@ -36,12 +66,17 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /** Of an answer other than 200 only this much is read (the service's error bodies are a few hundred bytes). */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const USER_AGENT = `skill-resolver-client/1 node/${process.versions.node}`;
+/** Every request's headers but the credentials: all a redirected download is sent. */
+const PLAIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'user-agent': USER_AGENT,
+  accept: 'application/json, application/zip',
+});
 
 /**
  * The service root and the path prefix of its API: `https://host` and `https://host/api` both
  * give `/api`; a service behind a path (`https://host/skills`) gives `/skills/api`.
  */
-export function serviceRoot(raw: string): { url: string; apiPrefix: string; origin: string } {
+export function serviceRoot(raw: string): { url: string; apiPrefix: string; origin: string; protocol: string } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -55,42 +90,123 @@ export function serviceRoot(raw: string): { url: string; apiPrefix: string; orig
   if (url.search || url.hash) throw new UsageError('The service URL must not hold a query or a fragment');
   const path = url.pathname.replace(/\/+$/, '');
   const root = path.endsWith('/api') ? path.slice(0, -4) : path;
-  return { url: `${url.origin}${root}`, apiPrefix: `${root}/api`, origin: url.origin };
+  return { url: `${url.origin}${root}`, apiPrefix: `${root}/api`, origin: url.origin, protocol: url.protocol };
 }
+
+const firstHeader = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value[0] : value;
 
 export class ServiceClient {
   requests = 0;
+  /** Requests sent again after a 503 or 429. */
+  retries = 0;
   /** Package bytes received (download bodies). */
   bytesDownloaded = 0;
   readonly root: ReturnType<typeof serviceRoot>;
-  private readonly agent: HttpAgent;
-  private readonly https: typeof Https | null;
+  /** One keep-alive agent per protocol: the service's, and a store's that a redirect leads to. */
+  private readonly agents = new Map<string, HttpAgent>();
 
   constructor(
     url: string,
     private readonly token: string,
-    sockets: number,
+    private readonly sockets: number,
     private readonly bounds: RequestBounds,
   ) {
     this.root = serviceRoot(url);
-    const options = { keepAlive: true, maxSockets: sockets };
-    // TLS is loaded only for an https service, so a plain-HTTP sandbox does not pay for it at start.
-    this.https = this.root.origin.startsWith('https:') ? process.getBuiltinModule('node:https') : null;
-    this.agent = this.https ? new this.https.Agent(options) : new HttpAgent(options);
+    this.agentFor(this.root.protocol);
   }
 
   /**
-   * `path` below the API prefix, e.g. `/tasks/12/skills`. Ends with an error when the run's
-   * signal fires, when the answer arrives slower than the slow-download rule allows (the head
-   * included: a server that holds everything back is cut after one window), or when it is larger
-   * than its bound.
+   * `path` below the API prefix, e.g. `/tasks/12/skills`, sent again while the answer is 503 or
+   * 429 and retry.ts allows. Ends with an error when the run's signal fires, when the answer
+   * arrives slower than the slow-download rule allows (the head included: a server that holds
+   * everything back is cut after one window), when it is larger than its bound, or on a redirect
+   * that may not be followed.
    */
-  get(path: string, options: GetOptions): Promise<HttpAnswer> {
+  async get(path: string, options: GetOptions): Promise<HttpAnswer> {
+    const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
+    const random = this.bounds.random ?? Math.random;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.follow(target, options);
+      if (!RETRYABLE_STATUSES.has(answer.status)) return answer;
+      const decision = retryDecision({
+        status: answer.status,
+        attempt,
+        retryAfter: firstHeader(answer.headers['retry-after']),
+        remainingMs: this.bounds.remainingMs(),
+        now: Date.now(),
+        random: random(),
+      });
+      if (!decision.retry) return { ...answer, gaveUp: describeGiveUp(decision.why, attempt) };
+      this.retries++;
+      options.onRetry?.({
+        by: answer.redirected ? `the store at ${answer.origin}` : 'the service',
+        status: answer.status,
+        detail: serviceError(answer),
+        waitMs: decision.waitMs,
+        attempt: attempt + 1,
+      });
+      await this.bounds.sleep(decision.waitMs);
+    }
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+  }
+
+  /** One request to the service, and for a download the one redirect it may answer. */
+  private async follow(target: URL, options: GetOptions): Promise<HttpAnswer> {
+    const headers = { ...PLAIN_HEADERS, authorization: `Bearer ${this.token}`, ...options.headers };
+    const first = await this.send(target, headers, options, false);
+    if (!FOLLOWED_REDIRECTS.has(first.status)) return first;
+    if (!options.followRedirect) {
+      throw new ClientError(
+        EXIT_FAILED,
+        `${options.what}: the service answered ${first.status}, a redirect, which the client follows only for a package download`,
+      );
+    }
+    const next = redirectTarget(this.root.protocol, target, firstHeader(first.headers.location));
+    if (!next.ok) {
+      throw new ClientError(
+        EXIT_FAILED,
+        `${options.what}: the service's redirect (${first.status}) is refused: ${next.why}`,
+      );
+    }
+    // The store is sent nothing that carried the credentials: no Authorization, no cookie, no key.
+    const second = await this.send(next.url, { ...PLAIN_HEADERS }, options, true);
+    if (second.status >= 300 && second.status < 400) {
+      throw new ClientError(
+        EXIT_FAILED,
+        `${options.what}: the store at ${second.origin} answered ${second.status}, a second redirect, which is not followed`,
+      );
+    }
+    return second;
+  }
+
+  private agentFor(protocol: string): { agent: HttpAgent; request: typeof httpRequest } {
+    // TLS is loaded only for an https service or store, so a plain-HTTP sandbox does not pay for it at start.
+    const https = protocol === 'https:' ? process.getBuiltinModule('node:https') : null;
+    let agent = this.agents.get(protocol);
+    if (!agent) {
+      const settings = { keepAlive: true, maxSockets: this.sockets };
+      agent = https ? new https.Agent(settings) : new HttpAgent(settings);
+      this.agents.set(protocol, agent);
+    }
+    return { agent, request: https ? https.request : httpRequest };
+  }
+
+  private send(
+    target: URL,
+    headers: Record<string, string>,
+    options: GetOptions,
+    redirected: boolean,
+  ): Promise<HttpAnswer> {
     const { signal, slow } = this.bounds;
     if (signal.aborted) return Promise.reject(this.bounds.aborted());
     this.requests++;
-    const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
-    const send = this.https ? this.https.request : httpRequest;
+    const { agent, request } = this.agentFor(target.protocol);
+    const origin = target.origin;
+    const place = redirected ? 'store' : 'service';
     return new Promise<HttpAnswer>((resolve, reject) => {
       let settled = false;
       const rate = new RateWindow(slow, Date.now());
@@ -100,7 +216,7 @@ export class ServiceClient {
         fail(
           new ClientError(
             EXIT_FAILED,
-            `${options.what} came slower than ${describeRule(slow)} (${rate.lastWindowBytes()} bytes in the last window) from ${this.root.origin}; cut off`,
+            `${options.what} came slower than ${describeRule(slow)} (${rate.lastWindowBytes()} bytes in the last window) from ${origin}; cut off`,
           ),
         );
       }, checkInterval(slow));
@@ -117,75 +233,59 @@ export class ServiceClient {
         reject(err);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      const req = send(
-        target,
-        {
-          method: 'GET',
-          agent: this.agent,
-          maxHeaderSize: MAX_HEADER_BYTES,
-          headers: {
-            authorization: `Bearer ${this.token}`,
-            'user-agent': USER_AGENT,
-            accept: 'application/json, application/zip',
-            ...options.headers,
-          },
-        },
-        (res) => {
-          const status = res.statusCode ?? 0;
-          const ok = status === 200;
-          const declared = Number(res.headers['content-length']);
-          if (ok && Number.isFinite(declared) && declared > options.maxBytes) return fail(options.tooLarge());
-          const cap = ok ? options.maxBytes : Math.min(options.maxBytes, MAX_ERROR_BODY_BYTES);
-          const chunks: Buffer[] = [];
-          let received = 0;
-          const answer = (): HttpAnswer => ({ status, headers: res.headers, body: Buffer.concat(chunks, received) });
-          res.on('data', (chunk: Buffer) => {
-            if (settled) return;
-            rate.received(chunk.length);
-            if (received + chunk.length > cap) {
-              if (ok) return fail(options.tooLarge());
-              // An error answer: its first bytes say enough, the rest is not read.
-              chunks.push(chunk.subarray(0, cap - received));
-              received = cap;
-              if (settle()) resolve(answer());
-              req.destroy();
-              return;
-            }
-            received += chunk.length;
-            chunks.push(chunk);
-            if (ok) options.onChunk?.(chunk);
-          });
-          res.on('error', (err) => fail(this.networkError(err)));
-          res.on('aborted', () =>
-            fail(new ClientError(EXIT_FAILED, `The service at ${this.root.origin} cut the answer short`)),
-          );
-          res.on('end', () => {
+      const req = request(target, { method: 'GET', agent, maxHeaderSize: MAX_HEADER_BYTES, headers }, (res) => {
+        const status = res.statusCode ?? 0;
+        const ok = status === 200;
+        const declared = Number(res.headers['content-length']);
+        if (ok && Number.isFinite(declared) && declared > options.maxBytes) return fail(options.tooLarge());
+        const cap = ok ? options.maxBytes : Math.min(options.maxBytes, MAX_ERROR_BODY_BYTES);
+        const chunks: Buffer[] = [];
+        let received = 0;
+        const answer = (): HttpAnswer => ({
+          status,
+          headers: res.headers,
+          body: Buffer.concat(chunks, received),
+          origin,
+          redirected,
+          gaveUp: '',
+        });
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          rate.received(chunk.length);
+          if (received + chunk.length > cap) {
+            if (ok) return fail(options.tooLarge());
+            // An error answer: its first bytes say enough, the rest is not read.
+            chunks.push(chunk.subarray(0, cap - received));
+            received = cap;
             if (settle()) resolve(answer());
-          });
-        },
-      );
-      req.on('error', (err) => fail(this.networkError(err)));
+            req.destroy();
+            return;
+          }
+          received += chunk.length;
+          chunks.push(chunk);
+          if (ok) options.onChunk?.(chunk);
+        });
+        res.on('error', (err) => fail(networkError(err, place, origin)));
+        res.on('aborted', () => fail(new ClientError(EXIT_FAILED, `The ${place} at ${origin} cut the answer short`)));
+        res.on('end', () => {
+          if (settle()) resolve(answer());
+        });
+      });
+      req.on('error', (err) => fail(networkError(err, place, origin)));
       req.end();
     });
   }
+}
 
-  close(): void {
-    this.agent.destroy();
-  }
-
-  private networkError(err: unknown): ClientError {
-    const code = errnoCode(err);
-    if (code === 'HPE_HEADER_OVERFLOW') {
-      return new ClientError(
-        EXIT_FAILED,
-        `The service at ${this.root.origin} sent a head larger than ${MAX_HEADER_BYTES / 1024} KiB`,
-      );
-    }
+function networkError(err: unknown, place: string, origin: string): ClientError {
+  const code = errnoCode(err);
+  if (code === 'HPE_HEADER_OVERFLOW') {
     return new ClientError(
       EXIT_FAILED,
-      `Cannot reach the service at ${this.root.origin}: ${code ?? errorMessage(err)}`,
+      `The ${place} at ${origin} sent a head larger than ${MAX_HEADER_BYTES / 1024} KiB`,
     );
   }
+  return new ClientError(EXIT_FAILED, `Cannot reach the ${place} at ${origin}: ${code ?? errorMessage(err)}`);
 }
 
 /** `{code, message}` of the service's error shape, when the body holds one. */

@@ -1,9 +1,24 @@
 // The skill folders of DIR: `DIR/<name>/` is built beside it as `.partial-<name>-<rand>/` and
 // swapped in with two renames, so a reader sees the old copy or the new one, never a mix. Only
-// folders the lock lists are replaced or removed; nothing else in DIR is touched. Folders and
-// renames are synchronous calls (microseconds), file contents asynchronous.
-import { lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
-import { lstat, open, readdir, readFile, rm } from 'node:fs/promises';
+// folders the lock lists are replaced or removed; nothing else in DIR is touched.
+// Every call is synchronous: a skill's files are small, and written from memory they take
+// microseconds each, while each asynchronous call is a handoff to libuv's threads and back, which
+// on a host starting a hundred sandboxes at once waits for a core (docs/sandbox-client.md#start-storm).
+// A file is one open (`wx`, with its mode), one write and one close.
+import {
+  chmodSync,
+  closeSync,
+  Dirent,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  Stats,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ClientError, EXIT_FAILED, errnoCode } from './errors';
 import { randomSuffix } from './file-lock';
@@ -34,12 +49,14 @@ export async function folderProblems(base: string, files: PackageFile[], check: 
   const problems: FolderProblem[] = [];
   const extras: FolderProblem[] = [];
   const enough = (): boolean => check.first === true && problems.length + extras.length > 0;
-  const top = await lstat(base).catch((err: unknown) => {
-    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return null;
+  let top: Stats;
+  try {
+    top = lstatSync(base);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR')
+      return files.slice(0, check.first ? 1 : undefined).map((f) => ({ path: f.path, problem: 'missing' }));
     throw err;
-  });
-  if (top === null)
-    return files.slice(0, check.first ? 1 : undefined).map((f) => ({ path: f.path, problem: 'missing' }));
+  }
   if (!top.isDirectory()) return [{ path: '.', problem: 'not-a-folder' }];
 
   const listed = new Set<string>();
@@ -50,27 +67,27 @@ export async function folderProblems(base: string, files: PackageFile[], check: 
       folders.add(file.path.slice(0, i));
   }
   // The listing first (one readdir per folder), so a sync without hashes reads no file at all.
-  const walk = async (prefix: string): Promise<void> => {
-    let entries: Array<import('node:fs').Dirent>;
+  const walk = (prefix: string): void => {
+    let entries: Dirent[];
     try {
-      entries = await readdir(prefix ? join(base, prefix) : base, { withFileTypes: true });
+      entries = readdirSync(prefix ? join(base, prefix) : base, { withFileTypes: true });
     } catch {
       return;
     }
     for (const entry of entries) {
       if (enough()) return;
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && folders.has(rel)) await walk(rel);
+      if (entry.isDirectory() && folders.has(rel)) walk(rel);
       else if (!listed.has(rel)) extras.push({ path: rel, problem: 'extra' });
     }
   };
-  await walk('');
+  walk('');
   if (enough()) return extras;
   for (const file of files) {
     if (enough()) break;
     const path = join(base, file.path);
-    const info = await lstat(path).catch(() => null);
-    if (info === null) {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info === undefined) {
       problems.push({ path: file.path, problem: 'missing' });
       continue;
     }
@@ -87,7 +104,12 @@ export async function folderProblems(base: string, files: PackageFile[], check: 
       continue;
     }
     if (check.hashes) {
-      const data = await readFile(path).catch(() => null);
+      let data: Buffer | null = null;
+      try {
+        data = readFileSync(path);
+      } catch {
+        // Gone since the lstat: missing.
+      }
       if (data === null) problems.push({ path: file.path, problem: 'missing' });
       else if (data.length !== file.size) problems.push({ path: file.path, problem: 'size' });
       else if (sha256Hex(data) !== file.sha256) problems.push({ path: file.path, problem: 'sha256' });
@@ -99,6 +121,33 @@ export async function folderProblems(base: string, files: PackageFile[], check: 
 /** Folders a killed sync may leave in DIR; the names the client gives them and nothing else. */
 const LEFTOVER = /^\.(partial|old)-[a-z0-9-]{1,64}-[0-9a-f]{12}$/;
 const MODES = { '644': 0o644, '755': 0o755 } as const;
+
+/**
+ * The process's umask, read once from /proc (Linux); null where it cannot be read. Reading it with
+ * `process.umask()` would set it to 0 for a moment, which another thread could see.
+ */
+function readUmask(): number | null {
+  try {
+    const match = /^Umask:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/status', 'latin1'));
+    return match ? parseInt(match[1], 8) : null;
+  } catch {
+    return null;
+  }
+}
+
+let umaskLeavesModes: boolean | undefined;
+
+/**
+ * Whether a file created with mode 0755 or 0644 gets exactly that mode (the usual umask, 022 or
+ * 002, takes no bit of them away); otherwise each file is chmod-ed after it is created.
+ */
+function modesSurviveUmask(): boolean {
+  if (umaskLeavesModes === undefined) {
+    const umask = readUmask();
+    umaskLeavesModes = umask !== null && (umask & 0o755) === 0;
+  }
+  return umaskLeavesModes;
+}
 
 export class Stage {
   /** Folders known to exist: the stage itself, then each one made. */
@@ -113,36 +162,30 @@ export class Stage {
   }
 
   /** Writes one file with its manifest mode; `wx` never follows or overwrites anything there. */
-  async write(file: PackageFile, data: Buffer): Promise<void> {
+  write(file: PackageFile, data: Buffer): void {
     const target = join(this.path, file.path);
     const parent = dirname(target);
     if (!this.made.has(parent)) {
       mkdirSync(parent, { recursive: true });
       this.made.add(parent);
     }
-    const handle = await open(target, 'wx', MODES[file.mode]);
+    const fd = openSync(target, 'wx', MODES[file.mode]);
     try {
-      await handle.writeFile(data);
-      // The umask may have taken bits away: the manifest's mode is the one asked for.
-      await handle.chmod(MODES[file.mode]);
+      for (let at = 0; at < data.length;) at += writeSync(fd, data, at, data.length - at);
+      // A umask that took bits away: the manifest's mode is the one asked for.
+      if (!modesSurviveUmask()) chmodSync(target, MODES[file.mode]);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
-  /** Writes every file, folders first, then the files all at once. */
+  /** Writes every file; each folder is made once, when its first file comes. */
   async writeAll(files: Array<PackageFile & { data: Buffer }>): Promise<void> {
-    for (const parent of new Set(files.map((f) => dirname(join(this.path, f.path))))) {
-      if (!this.made.has(parent)) {
-        mkdirSync(parent, { recursive: true });
-        this.made.add(parent);
-      }
-    }
-    await Promise.all(files.map((file) => this.write(file, file.data)));
+    for (const file of files) this.write(file, file.data);
   }
 
   async abort(): Promise<void> {
-    await rm(this.path, { recursive: true, force: true });
+    rmSync(this.path, { recursive: true, force: true });
   }
 
   /**
@@ -177,7 +220,7 @@ export class Stage {
       if (movedAside) renameSync(old, target);
       throw err;
     }
-    if (movedAside) await rm(old, { recursive: true, force: true });
+    if (movedAside) rmSync(old, { recursive: true, force: true });
   }
 }
 
@@ -191,7 +234,7 @@ export class SkillDir {
   /** Removes what a killed sync left: staging folders, previous copies, lock temp files. */
   async cleanLeftovers(): Promise<void> {
     for (const name of readdirSync(this.dir)) {
-      if (LEFTOVER.test(name) || LOCK_TEMP.test(name)) await rm(join(this.dir, name), { recursive: true, force: true });
+      if (LEFTOVER.test(name) || LOCK_TEMP.test(name)) rmSync(join(this.dir, name), { recursive: true, force: true });
     }
   }
 
@@ -226,6 +269,6 @@ export class SkillDir {
       if (errnoCode(err) === 'ENOENT') return;
       throw new ClientError(EXIT_FAILED, `Cannot remove ${join(this.dir, name)}: ${errnoCode(err) ?? String(err)}`);
     }
-    await rm(aside, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
   }
 }

@@ -19,7 +19,7 @@ import {
 import { LockedSkill, readLock, Unresolved, writeLock } from './lock-file';
 import { cacheScope, hexOf, PackageCache } from './package-cache';
 import { conditionalFingerprint, exitCodeOf, Found, lockAfter, Outcome, planSync, Step } from './plan-sync';
-import { HttpAnswer, serviceError, ServiceClient } from './service-client';
+import { HttpAnswer, RetryNotice, serviceError, ServiceClient } from './service-client';
 import { FolderProblem, SkillDir } from './skill-dir';
 import { parseTaskSkills, Ref, TaskSkills } from './task-skills';
 import { unpackPackage, UnpackedFile } from './unpack';
@@ -69,7 +69,12 @@ export type ProgressEvent =
   /** A folder the lock did not list, found to be exactly the ref's package, and taken into the lock. */
   | { kind: 'adopted'; name: string }
   | { kind: 'failed'; name: string; message: string }
-  | { kind: 'warning'; message: string };
+  | { kind: 'warning'; message: string }
+  /**
+   * A 503 or 429 about to be retried: `what` was asked, `by` answered (`the service`, or `the store
+   * at <origin>`), `detail` is the answer's ` (CODE: message)` or ''.
+   */
+  | { kind: 'retry'; what: string; by: string; status: number; detail: string; waitMs: number; attempt: number };
 
 export interface SyncedSkill {
   name: string;
@@ -113,13 +118,15 @@ export interface SyncResult {
   skills: SyncedSkill[];
   unresolved: Unresolved[];
   requests: number;
+  /** Requests sent again after a 503 or 429 (each repeat counts once). */
+  retries: number;
   bytes_downloaded: number;
   /** Skills left as they were (their previous copy, if any, still in DIR). */
   failed: SyncFailure[];
   exitCode: ExitCode;
 }
 
-/** How long a sync waits between looks at a package another process is fetching. */
+/** How long a sync waits between looks at DIR's sync lock, held by another sync of the same DIR. */
 const WAIT_MS = 50;
 const MAX_TASK_SKILLS_BYTES = 32 * 1024 * 1024;
 
@@ -166,7 +173,13 @@ function checkOptions(options: SyncOptions): void {
 }
 
 function httpFailure(answer: HttpAnswer, what: string, taskId: number): ClientError {
-  const detail = serviceError(answer);
+  const detail = `${serviceError(answer)}${answer.gaveUp}`;
+  if (answer.redirected) {
+    return new ClientError(
+      EXIT_FAILED,
+      `${what}: the store at ${answer.origin}, where the service redirected the download, answered ${answer.status}${detail}`,
+    );
+  }
   switch (answer.status) {
     case 401:
       return new ClientError(
@@ -192,6 +205,8 @@ class SyncRun {
   readonly downloads = new Limiter(MAX_PARALLEL_DOWNLOADS);
   readonly deadline: Deadline;
   cache: PackageCache | null = null;
+  /** The packages of the run's refs, for the cache's lease. */
+  cacheHexes: string[] = [];
   done = 0;
   total = 0;
 
@@ -201,6 +216,8 @@ class SyncRun {
       signal: this.deadline.signal,
       aborted: () => this.deadline.error(),
       slow: options.slowDownload ?? DEFAULT_SLOW_DOWNLOAD,
+      remainingMs: () => this.deadline.remainingMs(),
+      sleep: (ms) => this.deadline.sleep(ms),
     });
     this.dir = new SkillDir(resolvePath(options.dir));
     this.limits = options.limits ?? DEFAULT_PACKAGE_LIMITS;
@@ -210,12 +227,19 @@ class SyncRun {
     this.options.onProgress?.(event);
   }
 
+  /** Tells of each retry of a request for `what`. */
+  retried(what: string): (notice: RetryNotice) => void {
+    return (notice) => this.progress({ kind: 'retry', what, ...notice });
+  }
+
   async taskSkills(fingerprint: string | null): Promise<HttpAnswer> {
+    const what = `The skills of task ${this.options.taskId}`;
     const answer = await this.client.get(`/tasks/${this.options.taskId}/skills`, {
       headers: fingerprint ? { 'if-none-match': `"${fingerprint}"` } : {},
       maxBytes: MAX_TASK_SKILLS_BYTES,
       tooLarge: () => new ClientError(EXIT_FAILED, "The service's answer for the task's skills is too large"),
-      what: `The skills of task ${this.options.taskId}`,
+      what,
+      onRetry: this.retried(what),
     });
     if (answer.status === 304 && fingerprint === null) {
       throw new ClientError(
@@ -233,14 +257,18 @@ class SyncRun {
     return this.downloads.run(async () => {
       this.deadline.check();
       const hash = createHash('sha256');
+      const what = `The package of ${ref.name} v${ref.version}`;
       const answer = await this.client.get(`/skills/${ref.skill_id}/download?version=${ref.version}`, {
         maxBytes: maxDownloadBytes(this.limits),
         tooLarge: () => new IntegrityError(`The package of ${ref.name} is larger than any package the service stores`),
+        // Only a 200's body: an answer that is retried or redirected adds nothing to the hash.
         onChunk: (chunk) => {
           hash.update(chunk);
           this.client.bytesDownloaded += chunk.length;
         },
-        what: `The package of ${ref.name} v${ref.version}`,
+        what,
+        followRedirect: true,
+        onRetry: this.retried(what),
       });
       if (answer.status !== 200) {
         throw httpFailure(
@@ -265,11 +293,12 @@ class SyncRun {
    */
   async obtain(ref: Ref): Promise<Obtained> {
     const cache = this.cache;
+    const hex = hexOf(ref.content_hash);
     const fromDownload = async (): Promise<Obtained> => {
       const zip = await this.download(ref);
       const files = unpackPackage(zip, ref.name, this.limits);
       if (cache) {
-        await cache.publish(hexOf(ref.content_hash), ref.content_hash, ref.name, zip).catch((err: unknown) => {
+        await cache.publish(hex, zip).catch((err: unknown) => {
           this.progress({ kind: 'warning', message: `The cache could not keep ${ref.name}: ${errorMessage(err)}` });
         });
       }
@@ -277,27 +306,20 @@ class SyncRun {
     };
     if (!cache) return fromDownload();
 
-    const hex = hexOf(ref.content_hash);
     let discarded = false;
-    let leased = false;
     for (;;) {
       this.deadline.check();
-      const manifest = cache.manifest(hex, ref.content_hash);
-      let check: 'missing' | 'corrupt' = manifest === 'missing' ? 'missing' : 'corrupt';
-      if (typeof manifest === 'object') {
-        // Read under a lease, so no eviction takes the entry away meanwhile (one that already
-        // had it reads as missing, and the loop starts over).
-        if (!leased) await cache.lease(hex);
-        leased = true;
-        const zip = await cache.readPackage(hex, manifest);
-        if (Buffer.isBuffer(zip)) {
-          await cache.touch(hex);
-          return { from: 'cache', files: unpackPackage(zip, ref.name, this.limits), bytes: 0 };
-        }
-        check = zip;
-        if (check === 'missing') continue;
+      // Read before looking, so a change between the look and the wait below is not missed.
+      const since = cache.changesTo(hex);
+      const found = await cache.read(hex, ref.content_hash, maxDownloadBytes(this.limits));
+      if (Buffer.isBuffer(found)) {
+        // The cache serves this sync: its other entries are leased, so no eviction takes them
+        // before they are read (this one is in memory already).
+        await cache.lease(this.cacheHexes);
+        await cache.touch(hex);
+        return { from: 'cache', files: unpackPackage(found, ref.name, this.limits), bytes: 0 };
       }
-      if (check === 'corrupt') {
+      if (found === 'corrupt') {
         // A damaged entry goes, and is fetched again, once.
         if (discarded)
           throw new IntegrityError(`The cached copy of ${ref.name} failed its check again after a fresh fetch`);
@@ -312,14 +334,16 @@ class SyncRun {
       if (await cache.lockDownload(hex)) {
         try {
           // Published by another sync while this one waited for the lock.
-          if (cache.manifest(hex, ref.content_hash) !== 'missing') continue;
+          if (cache.has(hex)) continue;
           return await fromDownload();
         } finally {
           await cache.unlockDownload(hex);
         }
       }
-      // Another sync is fetching this package: its entry appears, or its lock goes (or goes stale).
-      await this.deadline.sleep(WAIT_MS);
+      // Another sync is fetching this package: its entry appears, or its lock goes (or goes
+      // stale). The wait wakes on either; a watch started only now looks once more first.
+      if (since === null && cache.watch()) continue;
+      await cache.waitForChange(hex, since, this.deadline.signal);
     }
   }
 
@@ -364,6 +388,7 @@ class SyncRun {
 
   close(): void {
     this.client.close();
+    this.cache?.close();
   }
 }
 
@@ -429,6 +454,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
       skills: sortByName(skills),
       unresolved: lock.unresolved,
       requests: client.requests,
+      retries: client.retries,
       bytes_downloaded: client.bytesDownloaded,
       failed: [],
       exitCode: exitCodeOf([], lock.unresolved, strict),
@@ -479,6 +505,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     const root = resolvePath(options.cacheDir ?? defaultCacheDir());
     try {
       run.cache = await PackageCache.open(root, cacheScope(url), run.holdings);
+      run.cacheHexes = writes.map((step) => hexOf(step.ref.content_hash));
     } catch (err) {
       run.progress({
         kind: 'warning',
@@ -532,7 +559,10 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     skills: withStatuses(lockAfter(plan, outcomes), resolved.refs),
   });
   warnStatuses(sortByName(skills), (event) => run.progress(event));
-  if (run.cache) {
+  // Only a sync that added entries can have taken the cache past its bounds (or one given bounds of
+  // its own): the others leave the scan to it (docs/sandbox-client.md#host-cache).
+  const explicitBounds = options.cacheMaxEntries !== undefined || options.cacheMaxBytes !== undefined;
+  if (run.cache && (run.cache.published > 0 || explicitBounds)) {
     const inUse = new Set(resolved.refs.map((r) => hexOf(r.content_hash)));
     const bounds = {
       maxEntries: options.cacheMaxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
@@ -547,6 +577,7 @@ async function syncLocked(run: SyncRun): Promise<SyncResult> {
     skills: sortByName(skills),
     unresolved: resolved.unresolved,
     requests: client.requests,
+    retries: client.retries,
     bytes_downloaded: client.bytesDownloaded,
     failed: sortByName(failed),
     exitCode: exitCodeOf(failed, resolved.unresolved, strict),

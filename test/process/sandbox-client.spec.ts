@@ -23,6 +23,7 @@ import { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError, sync as syncLibrary } from '../../src/client';
+import { cacheScope } from '../../src/client/package-cache';
 import {
   cacheEntries,
   cliEnv,
@@ -34,6 +35,8 @@ import {
   runCli,
   sha256Hex,
   spawnCli,
+  StubAnswer,
+  StubServer,
   tree,
 } from '../support/client-harness';
 import { withClient } from '../support/database';
@@ -43,6 +46,28 @@ import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test
 import { buildZip, ZipEntryInput } from '../support/zip-builder';
 
 const REPO = join(__dirname, '..', '..');
+
+/**
+ * The characters a terminal may act on, found in `text` other than the newlines ending lines: C0
+ * but LF, DEL, C1, the bidi controls and the line and paragraph separators.
+ */
+function rawControls(text: string): string[] {
+  const found: string[] = [];
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    const control =
+      (code < 0x20 && code !== 0x0a) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      [0x61c, 0x200e, 0x200f, 0x2028, 0x2029].includes(code) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069);
+    if (control) found.push(`U+${code.toString(16).padStart(4, '0')}`);
+  }
+  return found;
+}
+
+/** What a hostile server puts in a message: clear the screen, set the window title, forge a line, reverse text. */
+const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007denied\r\nskill-resolver: sync ok \u009b31m\u202egnp.exe\u2028\u007f';
 
 function skillPackage(name: string, text: string, extra: ZipEntryInput[] = []): Buffer {
   return buildZip([
@@ -132,7 +157,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
 
   function entryOf(cacheDir: string, name: string): string {
     const hex = skills[name].latest_version.content_hash.slice(7);
-    const found = cacheEntries(cacheDir).entries.find((e) => e.endsWith(hex));
+    const found = cacheEntries(cacheDir).entries.find((e) => e.endsWith(`${hex}.zip`));
     if (!found) throw new Error(`no cache entry for ${name}`);
     return join(cacheDir, found);
   }
@@ -247,6 +272,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       })),
       unresolved: [],
       requests: 4,
+      retries: 0,
       bytes_downloaded: proxy.downloads().reduce((sum, r) => sum + r.bytes, 0),
       failed: [],
     });
@@ -552,7 +578,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
   });
 
   it('a corrupt cache entry is detected, deleted and fetched again once', async () => {
-    const zip = join(entryOf(cache, 'alpha'), 'package.zip');
+    const zip = entryOf(cache, 'alpha');
     const bytes = readFileSync(zip);
     bytes[bytes.length >> 1] ^= 0x01;
     writeFileSync(zip, bytes);
@@ -568,8 +594,10 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     expect(entryIsSound(entryOf(cache, 'alpha'))).toBe(true);
     await expectMaterialised(target, 'alpha');
 
-    // A zip missing from an entry is the same story.
-    rmSync(join(entryOf(cache, 'beta'), 'package.zip'));
+    // An entry that is not a file (a folder planted in its place) is the same story.
+    const planted = entryOf(cache, 'beta');
+    rmSync(planted);
+    mkdirSync(planted);
     proxy.reset();
     const again = await sync(fresh('refetch'), cache);
     expect(again.code).toBe(0);
@@ -586,13 +614,16 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/The package of alpha v2 does not match its content hash/);
     expect(run.json.failed).toEqual([expect.objectContaining({ name: 'alpha', exit_code: 4 })]);
+    // An integrity failure is not retried: one download.
+    expect(run.json.retries).toBe(0);
+    expect(proxy.downloads()).toHaveLength(1);
     expect(tree(join(dir, 'alpha'))).toEqual(before);
     const lock = lockOf(dir);
     expect(lock.fingerprint).toBeNull();
     expect(lock.skills.alpha.version).toBe(1);
-    expect(cacheEntries(cache).entries.some((e) => e.endsWith(skills.alpha.latest_version.content_hash.slice(7)))).toBe(
-      false,
-    );
+    expect(
+      cacheEntries(cache).entries.some((e) => e.endsWith(`${skills.alpha.latest_version.content_hash.slice(7)}.zip`)),
+    ).toBe(false);
     expect((await runCli(['verify', '--dir', dir], env())).code).toBe(0);
 
     proxy.reset();
@@ -693,6 +724,26 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     expect(run.code).toBe(0);
     expect(proxy.downloads()).toHaveLength(12);
     expect(proxy.maxDownloadsInFlight).toBe(8);
+
+    // All 12 being fetched by another sync of the host (this process holds their download locks):
+    // the sync waits for the 12 at once, fetches each when its lock goes, and says nothing but its
+    // own lines (no runtime warning about the many listeners of its deadline).
+    proxy.reset();
+    const shared = fresh('many-shared');
+    const scope = join(shared, cacheScope(url));
+    mkdirSync(scope, { recursive: true });
+    const ns = readlinkSync('/proc/self/ns/pid');
+    const locks = names.map((name) => join(scope, `${skills[name].latest_version.content_hash.slice(7)}.lock`));
+    for (const lock of locks)
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), ns, nonce: 'x' }));
+    const waiting = sync(fresh('many'), shared, [], many.task.id, many.token);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(proxy.downloads()).toEqual([]);
+    for (const lock of locks) rmSync(lock);
+    const waited = await waiting;
+    expect(waited.code).toBe(0);
+    expect(proxy.downloads()).toHaveLength(12);
+    expect(waited.stderr).not.toMatch(/Warning|warning/);
   });
 
   it('a sync killed with SIGKILL at any point leaves nothing a later sync trusts', async () => {
@@ -754,7 +805,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     const hexOf = (name: string): string => skills[name].latest_version.content_hash.slice(7);
     const held = (): string[] =>
       cacheEntries(evictCache())
-        .entries.map((e) => Object.keys(skills).find((n) => e.endsWith(hexOf(n))))
+        .entries.map((e) => Object.keys(skills).find((n) => e.endsWith(`${hexOf(n)}.zip`)))
         .sort() as string[];
     const use = async (names: string[], args: string[] = []): Promise<any> => {
       await s.put(alice, `/api/ghosts/${evict.ghost.id}`, {
@@ -768,7 +819,7 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     };
     const lastUsed = (name: string, secondsAgo: number): void => {
       const when = new Date(Date.now() - secondsAgo * 1000);
-      utimesSync(join(scopeDir(), hexOf(name), 'manifest.json'), when, when);
+      utimesSync(join(scopeDir(), `${hexOf(name)}.zip`), when, when);
     };
 
     beforeAll(async () => {
@@ -795,15 +846,36 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
     it('by bytes, and never an entry another live process holds a lease on', async () => {
       lastUsed('e1', 300);
       lastUsed('e2', 200);
-      // A lease held by this (live) process on e1.
-      const lease = join(scopeDir(), `${hexOf('e1')}.lease-${'a'.repeat(12)}`);
+      // A lease held by this (live) process on e1, as a running sync takes it.
+      const lease = join(scopeDir(), `.lease-${'a'.repeat(12)}`);
       const ns = readlinkSync('/proc/self/ns/pid');
-      writeFileSync(lease, JSON.stringify({ pid: process.pid, host: hostname(), ns, nonce: 'test' }));
+      writeFileSync(
+        lease,
+        JSON.stringify({ hexes: [hexOf('e1')], pid: process.pid, host: hostname(), ns, nonce: 'test' }),
+      );
       const oneEntry = String(100_000 + 1_000);
       await use(['e4'], ['--cache-max-bytes', oneEntry]);
       expect(held()).toEqual(['e1', 'e4']);
       rmSync(lease);
       await use(['e4'], ['--cache-max-bytes', oneEntry]);
+      expect(held()).toEqual(['e4']);
+    });
+    it("an older client's entries (a folder per package, in its own scope) count against the bounds and go first", async () => {
+      const oldScope = join(evictCache(), 'f'.repeat(32));
+      const old = join(oldScope, 'a'.repeat(64));
+      mkdirSync(old, { recursive: true });
+      writeFileSync(join(old, 'package.zip'), randomBytes(50_000));
+      const manifest = { format: 2, content_hash: `sha256:${'a'.repeat(64)}`, name: 'old', bytes: 50_000 };
+      writeFileSync(join(old, 'manifest.json'), JSON.stringify(manifest));
+      const oldLease = join(oldScope, `${'a'.repeat(64)}.lease-${'b'.repeat(12)}`);
+      writeFileSync(
+        oldLease,
+        JSON.stringify({ pid: 999_999_999, host: hostname(), ns: readlinkSync('/proc/self/ns/pid'), nonce: 'x' }),
+      );
+      await use(['e4'], ['--cache-max-entries', '1']);
+      expect(existsSync(old)).toBe(false);
+      // Its stale lease went with it; nothing but folders is left of it.
+      expect(readdirSync(oldScope)).toEqual([]);
       expect(held()).toEqual(['e4']);
     });
   });
@@ -835,7 +907,9 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       const { entries, others } = cacheEntries(slowCache);
       expect(others).toEqual([]);
       for (const entry of entries) expect(entryIsSound(join(slowCache, entry))).toBe(true);
-      expect(entries.some((e) => e.endsWith(skills['slow-a'].latest_version.content_hash.slice(7)))).toBe(false);
+      expect(entries.some((e) => e.endsWith(`${skills['slow-a'].latest_version.content_hash.slice(7)}.zip`))).toBe(
+        false,
+      );
     };
 
     beforeAll(async () => {
@@ -994,6 +1068,357 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       await expectMaterialised(target, 'slow-a');
       expect(leftovers(target)).toEqual([]);
       expect(lockOf(target).fingerprint).toBe((await s.skills(alice, slow.task.id)).fingerprint);
+    });
+  });
+
+  describe('what the service says is data, not terminal control', () => {
+    let hostile: StubServer;
+    const HASH = `sha256:${'ab'.repeat(32)}`;
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}): StubAnswer => ({
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    const run = (args: string[] = []): Promise<any> =>
+      runCli(
+        ['sync', '--task', '1', '--dir', fresh('hostile-out'), '--cache', fresh('hostile-cache'), '--json', ...args],
+        cliEnv(home, { SKILL_RESOLVER_URL: hostile.url, SKILL_RESOLVER_TOKEN: token }),
+      );
+    /** Nothing on stderr or stdout a terminal acts on, and the forged line is not a line of its own. */
+    const expectInert = (out: { stderr: string; stdout: string }): void => {
+      expect(rawControls(out.stderr)).toEqual([]);
+      expect(rawControls(out.stdout)).toEqual([]);
+      expect(out.stderr.split('\n').filter((line) => line.startsWith('skill-resolver: sync ok'))).toEqual([]);
+      expect(out.stderr).toContain('\\u001b[2J\\u001b]0;pwned\\u0007denied\\r\\nskill-resolver: sync ok \\u009b31m');
+      expect(out.stderr).toContain('\\u202egnp.exe\\u2028\\u007f');
+    };
+
+    beforeAll(async () => {
+      hostile = new StubServer(() => ({ status: 500 }));
+      await hostile.start();
+    });
+    afterAll(() => hostile.close());
+
+    it('a 401 whose code and message carry escape sequences: written as escapes, exit 1', async () => {
+      hostile.answer = () => json(401, { statusCode: 401, code: HOSTILE, message: HOSTILE });
+      const out = await run();
+      expect(out.code).toBe(1);
+      expect(out.stderr).toMatch(/refused the credentials \(401 \(\\u001b\[2J/);
+      expectInert(out);
+    });
+
+    it('unresolved names, reasons and sources, a download refused with a hostile message, a retry notice', async () => {
+      let downloads = 0;
+      hostile.answer = (path) => {
+        if (path.includes('/download')) {
+          // First "try again", then a refusal: both messages reach stderr.
+          return ++downloads === 1
+            ? json(503, { code: 'DATABASE_UNAVAILABLE', message: HOSTILE })
+            : json(404, { code: 'NOT_FOUND', message: HOSTILE });
+        }
+        return json(200, {
+          fingerprint: HASH,
+          skill_refs: { alpha: { skill_id: 1, version: 1, content_hash: HASH } },
+          unresolved: [{ name: HOSTILE, source: HOSTILE, reason: HOSTILE }],
+        });
+      };
+      const out = await run(['--strict']);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toMatch(/skill-resolver: unresolved: \\u001b\[2J/);
+      expect(out.stderr).toMatch(/the service answered 503 \(DATABASE_UNAVAILABLE: \\u001b\[2J.*trying again in/);
+      expect(out.stderr).toMatch(
+        /alpha failed: The package of alpha \(skill 1 v1\) was not found \(404 \(NOT_FOUND: \\u001b/,
+      );
+      expectInert(out);
+      // --json stays JSON, and gives the strings back as the server sent them.
+      expect(out.json.unresolved).toEqual([{ name: HOSTILE, source: HOSTILE, reason: HOSTILE }]);
+      expect(out.json.failed[0].message).toContain(HOSTILE);
+      expect(out.json.retries).toBe(1);
+    });
+  });
+
+  describe('a download redirected to a store', () => {
+    let store: StubServer;
+    let redirected: { task: any; token: string };
+    /** The package bytes by content hash (hex), as the service stores them. */
+    const packages = new Map<string, Buffer>();
+    const names = ['alpha', 'beta', 'gamma'];
+    const idOf = (path: string): number => Number(/\/skills\/(\d+)\/download/.exec(path)?.[1]);
+    const nameOf = (path: string): string => names.find((n) => skills[n].id === idOf(path))!;
+    const hexOf = (name: string): string => skills[name].latest_version.content_hash.slice(7);
+    const run = (target = fresh('redirect')) =>
+      sync(target, fresh('redirect-cache'), [], redirected.task.id, redirected.token);
+    /** The service answers each download with `status` and a Location into the store. */
+    const redirectDownloads = (status: (name: string) => number, location?: (name: string) => string): void => {
+      proxy.rules.answer = (path) =>
+        path.includes('/download')
+          ? {
+              status: status(nameOf(path)),
+              headers: {
+                location:
+                  location?.(nameOf(path)) ??
+                  `${store.url}/packages/sha256/${hexOf(nameOf(path))}.zip?X-Amz-Signature=f00`,
+              },
+            }
+          : null;
+    };
+
+    beforeAll(async () => {
+      redirected = await taskWith('redirected', names);
+      for (const name of names) {
+        const res = await fetch(
+          `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}/api/skills/${skills[name].id}/download`,
+          { headers: as(alice.key) },
+        );
+        expect(res.status).toBe(200);
+        packages.set(hexOf(name), Buffer.from(await res.arrayBuffer()));
+      }
+      store = new StubServer((path) => {
+        const bytes = packages.get(/sha256\/([0-9a-f]{64})\.zip/.exec(path)?.[1] ?? '');
+        return bytes ? { status: 200, headers: { 'content-type': 'application/zip' }, body: bytes } : { status: 404 };
+      });
+      await store.start();
+    });
+    afterAll(() => store.close());
+    beforeEach(() => {
+      store.log = [];
+    });
+
+    it('302, 303 and 307 are followed once, and the store is sent nothing that carried the token', async () => {
+      const status: Record<string, number> = { alpha: 302, beta: 303, gamma: 307 };
+      redirectDownloads((name) => status[name]);
+      const target = fresh('redirect');
+      const out = await run(target);
+      expect(out.code).toBe(0);
+      for (const name of names) await expectMaterialised(target, name);
+      expect(out.json.skills.map((x: any) => x.from)).toEqual(['download', 'download', 'download']);
+      expect(out.json).toEqual(expect.objectContaining({ requests: 7, retries: 0 }));
+      expect(out.json.bytes_downloaded).toBe([...packages.values()].reduce((sum, b) => sum + b.length, 0));
+      expect(store.log.map((r) => r.path).sort()).toEqual(
+        names.map((n) => `/packages/sha256/${hexOf(n)}.zip?X-Amz-Signature=f00`).sort(),
+      );
+      for (const { headers } of store.log) {
+        expect(headers.authorization).toBeUndefined();
+        expect(headers['x-api-key']).toBeUndefined();
+        expect(headers.cookie).toBeUndefined();
+        expect(JSON.stringify(headers)).not.toContain(redirected.token);
+      }
+      // Each download asked the service (with the token) once, then the store.
+      expect(
+        proxy
+          .downloads()
+          .map((r) => r.status)
+          .sort(),
+      ).toEqual([302, 303, 307]);
+    });
+
+    it('the bytes from the store are still checked against the content hash (exit 4)', async () => {
+      redirectDownloads(() => 302);
+      const original = packages.get(hexOf('beta'))!;
+      const tampered = Buffer.from(original);
+      tampered[tampered.length >> 1] ^= 0x01;
+      packages.set(hexOf('beta'), tampered);
+      try {
+        const target = fresh('redirect');
+        const out = await run(target);
+        expect(out.code).toBe(4);
+        expect(out.stderr).toMatch(/The package of beta v\d+ does not match its content hash/);
+        expect(out.json.failed).toEqual([expect.objectContaining({ name: 'beta', exit_code: 4 })]);
+        expect(existsSync(join(target, 'beta'))).toBe(false);
+        // An integrity failure is never retried.
+        expect(out.json.retries).toBe(0);
+        expect(store.log.filter((r) => r.path.includes(hexOf('beta')))).toHaveLength(1);
+      } finally {
+        packages.set(hexOf('beta'), original);
+      }
+    });
+
+    it('a store that says "try again" is retried from the service', async () => {
+      redirectDownloads(() => 302);
+      let busy = 1;
+      const answer = store.answer;
+      store.answer = (path) =>
+        path.includes(hexOf('gamma')) && busy-- > 0
+          ? { status: 503, headers: { 'retry-after': '0' }, body: '<Error><Code>SlowDown</Code></Error>' }
+          : answer(path);
+      try {
+        const out = await run();
+        expect(out.code).toBe(0);
+        expect(out.json.retries).toBe(1);
+        expect(out.stderr).toMatch(
+          /The package of gamma v\d+: the store at http:\/\/127\.0\.0\.1:\d+ answered 503; trying again in 0\.\d s \(retry 1\)/,
+        );
+        expect(proxy.downloads().filter((r) => idOf(r.path) === skills.gamma.id)).toHaveLength(2);
+      } finally {
+        store.answer = answer;
+      }
+    });
+
+    it.each<[string, () => void, RegExp]>([
+      [
+        'a second redirect',
+        () => {
+          redirectDownloads(
+            (name) => (name === 'alpha' ? 302 : 200),
+            (name) => (name === 'alpha' ? `${store.url}/again` : ''),
+          );
+          proxy.rules.answer = ((answer) => (path: string) => (nameOf(path) === 'alpha' ? answer!(path) : null))(
+            proxy.rules.answer,
+          );
+          const answer = store.answer;
+          store.answer = (path) =>
+            path === '/again' ? { status: 302, headers: { location: `${store.url}/elsewhere` } } : answer(path);
+        },
+        /alpha failed: The package of alpha v\d+: the store at http:\/\/127\.0\.0\.1:\d+ answered 302, a second redirect, which is not followed/,
+      ],
+      [
+        'another scheme (ftp)',
+        () => {
+          redirectDownloads(
+            () => 302,
+            () => 'ftp://127.0.0.1/alpha.zip',
+          );
+          proxy.rules.answer = ((answer) => (path: string) => (nameOf(path) === 'alpha' ? answer!(path) : null))(
+            proxy.rules.answer,
+          );
+        },
+        /alpha failed: The package of alpha v\d+: the service's redirect \(302\) is refused: it leads to a ftp URL/,
+      ],
+      [
+        'a file URL',
+        () => {
+          redirectDownloads(
+            () => 307,
+            () => 'file:///etc/passwd',
+          );
+          proxy.rules.answer = ((answer) => (path: string) => (nameOf(path) === 'alpha' ? answer!(path) : null))(
+            proxy.rules.answer,
+          );
+        },
+        /alpha failed: The package of alpha v\d+: the service's redirect \(307\) is refused: it leads to a file URL/,
+      ],
+    ])('refused: %s (exit 1, that skill not materialised, the others are)', async (_title, misbehave, message) => {
+      const answer = store.answer;
+      try {
+        misbehave();
+        const target = fresh('redirect');
+        const out = await run(target);
+        expect(out.code).toBe(1);
+        expect(out.stderr).toMatch(message);
+        expect(out.json.failed).toEqual([expect.objectContaining({ name: 'alpha', exit_code: 1 })]);
+        expect(existsSync(join(target, 'alpha'))).toBe(false);
+        await expectMaterialised(target, 'beta');
+      } finally {
+        store.answer = answer;
+      }
+    });
+
+    it("a redirect of the task's skills is not followed (exit 1, the store never asked)", async () => {
+      proxy.rules.answer = (path) =>
+        path.includes('/skills') && !path.includes('/download')
+          ? { status: 302, headers: { location: `${store.url}/skills.json` } }
+          : null;
+      const target = fresh('redirect');
+      const out = await run(target);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toMatch(
+        /error: The skills of task \d+: the service answered 302, a redirect, which the client follows only for a package download/,
+      );
+      expect(store.log).toEqual([]);
+      expect(readdirSync(target).filter((n) => !n.startsWith('.'))).toEqual([]);
+    });
+  });
+
+  describe('a service that says "try again"', () => {
+    let busy: { task: any; token: string };
+    let target: string;
+    const isDownload = (path: string): boolean => path.includes('/download');
+    const taskSkills = (path: string): boolean => path.startsWith(`/api/tasks/${busy.task.id}/skills`);
+    const unavailable: StubAnswer = {
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        statusCode: 503,
+        code: 'DATABASE_UNAVAILABLE',
+        message: 'The database did not answer in time',
+      }),
+    };
+    const run = (args: string[] = []) =>
+      runBounded(
+        ['sync', '--task', String(busy.task.id), '--dir', target, '--cache', fresh('busy-cache'), '--json', ...args],
+        env({}, busy.token),
+        60_000,
+      );
+
+    beforeAll(async () => {
+      busy = await taskWith('busy', ['beta', 'gamma']);
+    });
+    beforeEach(() => {
+      target = fresh('busy');
+    });
+
+    it('503 on each download and 429 with Retry-After on the skills, a few times each, then 200: done, the retries counted', async () => {
+      const seen = new Map<string, number>();
+      const arrivals: number[] = [];
+      proxy.rules.answer = (path) => {
+        const n = (seen.get(path) ?? 0) + 1;
+        seen.set(path, n);
+        if (taskSkills(path)) {
+          arrivals.push(Date.now());
+          if (n <= 2) {
+            return {
+              status: 429,
+              headers: { 'content-type': 'application/json', 'retry-after': '1' },
+              body: JSON.stringify({ statusCode: 429, code: 'RATE_LIMITED', message: 'Too many requests' }),
+            };
+          }
+        }
+        return isDownload(path) && n <= 3 ? unavailable : null;
+      };
+      const out = await run();
+      expect({ code: out.code, stderr: out.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      for (const name of ['beta', 'gamma']) await expectMaterialised(target, name);
+      expect(out.json).toEqual(expect.objectContaining({ requests: 3 + 2 * 4, retries: 2 + 2 * 3, failed: [] }));
+      expect(proxy.log.map((r) => r.status).filter((st) => st === 200)).toHaveLength(3);
+      // Retry-After: 1 was waited for.
+      expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(990);
+      expect(arrivals[2] - arrivals[1]).toBeGreaterThanOrEqual(990);
+      expect(out.stderr).toMatch(
+        /The skills of task \d+: the service answered 429 \(RATE_LIMITED: Too many requests\); trying again in 1\.\d s \(retry 2\)/,
+      );
+      expect(out.stderr).toMatch(
+        /The package of beta v\d+: the service answered 503 \(DATABASE_UNAVAILABLE: The database did not answer in time\); trying again in \d+\.\d s \(retry 3\)/,
+      );
+      expect(out.stderr).toMatch(/11 requests \(8 retried\)/);
+    });
+
+    it.each<[string, StubAnswer, string[], RegExp]>([
+      ['500', { status: 500, body: '{"code":"INTERNAL"}' }, [], /answered 500 \(INTERNAL\)$/m],
+      ['502', { status: 502 }, [], /answered 502$/m],
+      [
+        'a Retry-After longer than 60 s',
+        { ...unavailable, headers: { 'retry-after': '61' } },
+        [],
+        /; it asked to wait longer than 60 s$/m,
+      ],
+    ])('not retried: %s (one request per download, exit 1)', async (_title, answer, args, message) => {
+      proxy.rules.answer = (path) => (isDownload(path) ? answer : null);
+      const out = await run(args);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toMatch(message);
+      expect(out.json.retries).toBe(0);
+      expect(proxy.downloads()).toHaveLength(2);
+    });
+
+    it('always 503: retried until the deadline, then exit 1 with the previous copies in place', async () => {
+      proxy.rules.answer = (path) => (isDownload(path) ? unavailable : null);
+      const out = await run(['--timeout', '2']);
+      expect({ code: out.code, signal: out.signal }).toEqual({ code: 1, signal: null });
+      expect(out.json?.retries ?? 0).toBeGreaterThan(0);
+      expect(out.stderr).toMatch(
+        /beta failed: (The package of beta \(skill \d+ v\d+\): the service answered 503 \(DATABASE_UNAVAILABLE: .*\); after \d+ retries, no time left before the deadline|.*did not finish within 2 s)/,
+      );
+      expect(leftovers(target)).toEqual([]);
     });
   });
 

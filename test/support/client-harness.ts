@@ -1,10 +1,12 @@
 // Running the built sandbox client as a sandbox does (a child process), in front of the real app
 // on a real port through a small proxy that counts requests and misbehaves on demand: it holds
-// requests, flips a byte, trickles, stalls or resets an answer midway, or never answers at all.
+// requests, flips a byte, trickles, stalls or resets an answer midway, never answers at all, or
+// answers itself (a 503, a redirect). A stub server stands for what is not the app: a store a
+// download is redirected to, or a hostile service.
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, IncomingHttpHeaders, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -17,7 +19,22 @@ export interface ProxyRecord {
   bytes: number;
 }
 
+/** An answer made up by a test: a status, headers and a body. */
+export interface StubAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+}
+
+function sendStub(res: ServerResponse, answer: StubAnswer): void {
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : (answer.body ?? Buffer.alloc(0));
+  res.writeHead(answer.status, { 'content-length': String(body.length), ...answer.headers });
+  res.end(body);
+}
+
 export interface ProxyRules {
+  /** Answers matching requests itself (nothing is forwarded); null forwards them. */
+  answer?: (path: string) => StubAnswer | null;
   /** Flips one byte in the middle of the body of matching responses. */
   tamper?: (path: string) => boolean;
   /** Holds matching requests this long before forwarding them. */
@@ -76,6 +93,11 @@ export class Proxy {
       this.log.push({ method: req.method ?? 'GET', path, status: 0, bytes: 0 });
       return;
     }
+    const made = this.rules.answer?.(path);
+    if (made) {
+      this.log.push({ method: req.method ?? 'GET', path, status: made.status, bytes: 0 });
+      return sendStub(res, made);
+    }
     if (path.includes('/download')) {
       this.maxDownloadsInFlight = Math.max(this.maxDownloadsInFlight, ++this.downloadsInFlight);
       res.once('close', () => this.downloadsInFlight--);
@@ -121,6 +143,38 @@ export class Proxy {
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
+  }
+}
+
+export interface StubRecord {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A server on loopback that answers every request with `answer(path)` and records what it was sent. */
+export class StubServer {
+  log: StubRecord[] = [];
+  private server: Server | undefined;
+  url = '';
+
+  constructor(public answer: (path: string) => StubAnswer) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      this.log.push({ method: req.method ?? 'GET', path, headers: req.headers });
+      sendStub(res, this.answer(path));
+    });
+    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((done) => this.server!.close(() => done()));
   }
 }
 
@@ -180,7 +234,7 @@ export function tree(dir: string, prefix = ''): Array<{ path: string; sha256: st
   return found;
 }
 
-/** Every entry folder (`<scope>/<64 hex>`) of a cache, and the other names found beside them. */
+/** Every entry (`<scope>/<64 hex>.zip`) of a cache, and the other names found beside them. */
 export function cacheEntries(cache: string): { entries: string[]; others: string[] } {
   const entries: string[] = [];
   const others: string[] = [];
@@ -192,20 +246,18 @@ export function cacheEntries(cache: string): { entries: string[]; others: string
       continue;
     }
     for (const name of readdirSync(join(cache, scope))) {
-      if (/^[0-9a-f]{64}$/.test(name)) entries.push(join(scope, name));
+      if (/^[0-9a-f]{64}\.zip$/.test(name)) entries.push(join(scope, name));
       else others.push(join(scope, name));
     }
   }
   return { entries: entries.sort(), others: others.sort() };
 }
 
-/** Checks a cache entry the way a sync does: its manifest, then its zip's sha256 against its own name. */
-export function entryIsSound(entryDir: string): boolean {
+/** Checks a cache entry the way a sync does: a regular file whose bytes hash to its own name. */
+export function entryIsSound(entry: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(join(entryDir, 'manifest.json'), 'utf8'));
-    const zip = readFileSync(join(entryDir, 'package.zip'));
-    const hex = entryDir.slice(-64);
-    return manifest.content_hash === `sha256:${hex}` && zip.length === manifest.bytes && sha256Hex(zip) === hex;
+    if (!lstatSync(entry).isFile()) return false;
+    return sha256Hex(readFileSync(entry)) === /([0-9a-f]{64})\.zip$/.exec(entry)?.[1];
   } catch {
     return false;
   }
