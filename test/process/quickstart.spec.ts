@@ -117,6 +117,7 @@ describe('the README quickstart', () => {
       skills: [{ name: 'hello-world', version: 1, content_hash: hash, status: 'active', from: 'cache' }],
       unresolved: [],
       requests: 1,
+      retries: 0,
       bytes_downloaded: 0,
       failed: [],
     });
