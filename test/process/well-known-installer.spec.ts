@@ -10,6 +10,7 @@ import { Proxy, tree } from '../support/client-harness';
 import { listen } from '../support/raw-http';
 import { publishSkill } from '../support/skills';
 import { ADMIN_KEY, as, createUser, startTestApp, TestApp } from '../support/test-app';
+import { buildZip } from '../support/zip-builder';
 
 const INSTALLER = join(__dirname, '..', '..', 'node_modules', 'skills', 'bin', 'cli.mjs');
 const INSTALLER_VERSION = '1.7.4';
@@ -31,8 +32,8 @@ interface Run {
 }
 
 /** `skills add <url> --yes -a claude-code` in `project`, with `home` as HOME and no telemetry. */
-function install(url: string, project: string, home: string): Promise<Run> {
-  const child = spawn(process.execPath, [INSTALLER, 'add', url, '--yes', '-a', 'claude-code'], {
+function install(url: string, project: string, home: string, extra: string[] = []): Promise<Run> {
+  const child = spawn(process.execPath, [INSTALLER, 'add', url, '--yes', '-a', 'claude-code', ...extra], {
     cwd: project,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, DISABLE_TELEMETRY: '1', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -163,5 +164,22 @@ suite(`skills add (the skills installer ${INSTALLER_VERSION}) against the well-k
     } finally {
       await proxy.close();
     }
+  });
+
+  it('writes SKILL.md without its byte order mark, the one difference from the stored bytes', async () => {
+    const skillMd = '\ufeff---\r\nname: bom-notes\r\ndescription: Written on Windows.\r\n---\r\n# Notes\r\n';
+    const res = await t.http
+      .post('/api/skills')
+      .set(as(ADMIN_KEY))
+      .field('public', 'true')
+      .attach('file', buildZip([{ path: 'bom-notes/SKILL.md', data: skillMd }]), 'bom-notes.zip');
+    expect(res.status).toBe(201);
+    const { project, home } = scratch('bom');
+    const run = await install(base, project, home, ['--skill', 'bom-notes']);
+    expect(run.code).toBe(0);
+    const installed = readFileSync(join(project, '.claude', 'skills', 'bom-notes', 'SKILL.md'));
+    const stored = Buffer.from(skillMd, 'utf8');
+    expect(stored.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(installed.equals(stored.subarray(3))).toBe(true);
   });
 });
