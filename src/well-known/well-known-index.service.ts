@@ -68,10 +68,14 @@ export class WellKnownIndexService {
     const wanted = parseArchiveName(file);
     const [version] = wanted ? await this.repository.publicVersions(wanted.name) : [];
     if (!version || archiveName(version.name, version.version, version.revision) !== file) throw DomainError.notFound();
-    const digest = (await this.archives.digests([version])).get(version.contentHash);
-    if (!digest) throw DomainError.notFound();
-    if (ifNoneMatchHits(ifNoneMatch, digest)) return { notModified: true, digest };
-    return { notModified: false, digest, data: await this.archives.bytes(version) };
+    // A revalidation of an archive built before reads no bytes.
+    const known = this.archives.knownDigest(version);
+    if (known === null) throw DomainError.notFound();
+    if (known && ifNoneMatchHits(ifNoneMatch, known)) return { notModified: true, digest: known };
+    const archive = await this.archives.archive(version);
+    if (!archive) throw DomainError.notFound();
+    if (ifNoneMatchHits(ifNoneMatch, archive.digest)) return { notModified: true, digest: archive.digest };
+    return { notModified: false, ...archive };
   }
 
   /** With WELL_KNOWN_INDEX=off nothing is served there: 404, as for any path that names nothing. */
