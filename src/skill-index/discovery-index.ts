@@ -1,6 +1,7 @@
 // The Agent Skills discovery index (docs/well-known.md): which public versions it lists, what each
 // entry says, and the names of their archives. Plain rules over plain values; the well-known
 // feature feeds them the rows it read and the digests of the archives it built.
+import { isRowNumber, isSkillName } from '../access/names';
 
 /** The `$schema` of the discovery format this index follows (v0.2.0). */
 export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -15,7 +16,6 @@ export const MAX_DESCRIPTION_UNITS = 1_024;
 /** Archive URLs are relative to the index, so it reads the same at the root and under a path. */
 export const ARCHIVES_FOLDER = 'archives';
 
-const SKILL_NAME = /^[a-z0-9-]{1,64}$/;
 const MAX_VERSION = 2_147_483_647;
 const REVISION_PREFIX_HEX = 12;
 /** `<name>-<version>-<12 hex>.zip` at its longest: anything longer names no archive. */
@@ -101,14 +101,20 @@ export function parseArchiveName(file: string): ArchiveRequest | null {
   const name = parts.join('-');
   if (!/^[0-9a-f]{12}$/.test(revisionPrefix) || !/^[1-9][0-9]{0,9}$/.test(versionText)) return null;
   const version = Number(versionText);
-  if (version > MAX_VERSION || !SKILL_NAME.test(name)) return null;
+  if (!isRowNumber(version) || !isSkillName(name)) return null;
   return { name, version, revisionPrefix };
 }
 
-/** The index: every version with a digest, by name (byte order), each pointing at its archive. */
+/**
+ * The index: every version with a digest, by name (byte order), each pointing at its archive. A
+ * name or description the installer would skip the entry for (a name no skill could bear, an
+ * empty description, from rows older than the checks on publish) leaves the version out too.
+ */
 export function discoveryIndex(versions: readonly ListedVersion[]): DiscoveryIndex {
   const skills = versions
-    .filter((v): v is ListedVersion & { digest: string } => v.digest !== null)
+    .filter(
+      (v): v is ListedVersion & { digest: string } => v.digest !== null && isSkillName(v.name) && v.description !== '',
+    )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((v): IndexEntry => ({
       name: v.name,

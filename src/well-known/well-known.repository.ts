@@ -30,7 +30,7 @@ interface PublicVersionRow {
 
 const PUBLIC_VERSIONS_SQL = `
   SELECT s.id AS skill_id, s.name, v.version, v.revision, v.content_hash, v.file_count,
-         v.frontmatter->>'description' AS description
+         COALESCE(v.frontmatter->>'description', '') AS description
     FROM skills s
     JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${latestFollowableSql('s')}
    WHERE s.is_public AND s.deleted_at IS NULL`;

@@ -89,6 +89,7 @@ describe('archive names: <name>-<version>-<first 12 hex of the revision>.zip', (
     ['another extension', 'a-1-0123456789ab.tar.gz', null],
     ['no extension', 'a-1-0123456789ab', null],
     ['a traversal', '..-1-0123456789ab.zip', null],
+    ['a double hyphen in the name', 'a--b-1-0123456789ab.zip', null],
     ['a slash (an encoded one arrives decoded)', 'x/a-1-0123456789ab.zip', null],
     ['a NUL', 'a\u0000-1-0123456789ab.zip', null],
     ['the index itself', 'index.json', null],
@@ -152,6 +153,18 @@ describe('discoveryIndex', () => {
       url: 'archives/pdf-3-0123456789ab.zip',
       digest: DIGEST,
     });
+  });
+
+  it('leaves out what the installer would skip: a name no skill could bear, an empty description', () => {
+    const index = discoveryIndex([
+      version('ok', DIGEST),
+      version('Upper', DIGEST),
+      version('double--hyphen', DIGEST),
+      version('-leading', DIGEST),
+      version('a'.repeat(65), DIGEST),
+      version('quiet', DIGEST, ''),
+    ]);
+    expect(index.skills.map((s) => s.name)).toEqual(['ok']);
   });
 
   it('cuts each description, and lists nothing for no versions', () => {
