@@ -1,6 +1,6 @@
 // The archives of the well-known index (docs/well-known.md#archives): a version's stored package
 // rewritten with SKILL.md at the archive root. Building one copies the stored entries and hashes
-// the result (about 0.06 ms of CPU for a 20 KB skill, 2 ms for 2 MB), so archives are built per
+// the result (about 0.06 ms of CPU for a 20 KB skill, 2.4 ms for 2 MB), so archives are built per
 // request and only their digests are kept: a version's files never change, so neither does its
 // archive.
 import { Injectable } from '@nestjs/common';
