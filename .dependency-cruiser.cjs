@@ -11,7 +11,7 @@
 // `src/<folder>`; the `no-folder-cycle` rule below catches the cycles it sees folder by folder.
 
 /** The folders that stay pure: plain TypeScript over plain values. */
-const PURE = '^src/(access|resolver|policy|package|client)/';
+const PURE = '^src/(access|resolver|policy|package|client|skill-index)/';
 
 /**
  * npm packages a pure folder may use: `yaml` reads a SKILL.md's frontmatter in the package reader,
@@ -28,7 +28,7 @@ module.exports = {
     {
       name: 'pure-imports-pure',
       comment:
-        'access, resolver, policy, package and client import only each other, node: builtins and ' +
+        'access, resolver, policy, package, client and skill-index import only each other, node: builtins and ' +
         'the short list of pure npm packages above: their tests need no Nest, no database, no dist/.',
       severity: 'error',
       from: { path: PURE },

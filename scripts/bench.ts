@@ -5,7 +5,8 @@
 // start storm (bench/sandbox-storm.ts).
 // BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2) and BENCH_ROUND_SECONDS (2) set the durations;
 // BENCH_ROWS (a regular expression) keeps only the rows whose label matches it, with the rows their
-// ratios compare against, and skips the client rows and the storm.
+// ratios compare against, and skips the client rows and the storm. The well-known rows
+// (bench/well-known.ts) run on a database of 1,000 public skills of their own.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ import { Reach, Resources, resources } from './bench/resources';
 import { seed } from './bench/seed';
 import { BENCH_ADMIN_KEY, RunningService, startService } from './bench/service';
 import { loadTargets, probeTasks } from './bench/targets';
+import { wellKnownRows } from './bench/well-known';
 
 const SMALL = 10_000;
 const LARGE = 100_000;
@@ -169,14 +171,22 @@ async function main(): Promise<void> {
     const bound = bindingRowsWanted()
       ? await bindingRows(host, base, work, reach, dataDir, (step) => cleanup.push(step), oneRow, progress)
       : undefined;
+    const wellKnown = await wellKnownRows(host, dataDir, (step) => cleanup.push(step), oneRow, progress);
     const fresh = freshTaskRows(small.baseUrl, work, reach, coldSmall.baseUrl);
     const freshRatios = fresh.flatMap((row): Ratio[] => [
       { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
       { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
     ]);
     const { endpoints, ratios } = selectRows(
-      [...main.endpoints, ...(bound?.endpoints ?? []), ...fresh, ...mixed, ...discovery.endpoints],
-      [...main.ratios, ...(bound?.ratios ?? []), ...freshRatios, ...discovery.ratios],
+      [
+        ...main.endpoints,
+        ...(bound?.endpoints ?? []),
+        ...fresh,
+        ...mixed,
+        ...discovery.endpoints,
+        ...wellKnown.endpoints,
+      ],
+      [...main.ratios, ...(bound?.ratios ?? []), ...freshRatios, ...discovery.ratios, ...wellKnown.ratios],
     );
     const results = await measure(endpoints, settings, progress);
     const header = renderHeader({
@@ -205,7 +215,21 @@ async function main(): Promise<void> {
     const footer = `run took ${since(started)} before cleanup`;
     const table = renderTable(results, ratios);
     process.stdout.write(
-      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', ...storm, '', footer].join('\n') + '\n',
+      [
+        ...header,
+        '',
+        table,
+        '',
+        ...wellKnown.lines,
+        '',
+        ...renderBoots(boots),
+        '',
+        ...client,
+        '',
+        ...storm,
+        '',
+        footer,
+      ].join('\n') + '\n',
     );
   } finally {
     await cleanUp();

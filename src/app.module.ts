@@ -25,6 +25,7 @@ import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
 import { ToolPolicyModule } from './tool-policy/tool-policy.module';
 import { UsersModule } from './users/users.module';
+import { WellKnownModule } from './well-known/well-known.module';
 
 @Module({})
 export class AppModule {
@@ -62,6 +63,7 @@ export class AppModule {
         SkillDownloadsModule,
         AuditModule,
         McpModule,
+        WellKnownModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
+import { API_PREFIX } from './common/http/api-prefix';
 import { applyHttpLimits } from './common/http/http-limits';
 import { jsonBodyMiddleware, queryHygieneMiddleware } from './common/http/json-body';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
@@ -15,8 +16,7 @@ import { httpMetricsMiddleware } from './common/metrics/http-metrics.middleware'
 import { MetricsService } from './common/metrics/metrics.service';
 import { buildDataSourceOptions } from './schema/typeorm-options';
 import { AdminBootstrap } from './users/admin-bootstrap.service';
-
-export const API_PREFIX = 'api';
+import { WELL_KNOWN_PREFIX_EXCLUSIONS } from './well-known/well-known.routes';
 
 export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
   return createOpenApiDocument(app, API_PREFIX);
@@ -29,7 +29,7 @@ export function setupApp(app: NestExpressApplication, logger: AppLogger): void {
   app.use(requestIdMiddleware(logger));
   app.use(queryHygieneMiddleware());
   app.use(jsonBodyMiddleware());
-  app.setGlobalPrefix(API_PREFIX);
+  app.setGlobalPrefix(API_PREFIX, { exclude: WELL_KNOWN_PREFIX_EXCLUSIONS });
   // Built on the first request for it, not at boot (about 0.3 s of every start).
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: `${API_PREFIX}/docs-json`,

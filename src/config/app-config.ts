@@ -35,6 +35,9 @@ export interface ToolPolicySettings {
   cacheEntries: number;
 }
 
+export const WELL_KNOWN_INDEX_MODES = ['off', 'public'] as const;
+export type WellKnownIndexMode = (typeof WELL_KNOWN_INDEX_MODES)[number];
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -70,6 +73,8 @@ export interface AppConfig {
   /** The Host and Origin headers the MCP endpoint answers: loopback, plus MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS. */
   mcpHostOrigin: HostOriginRule;
   toolPolicy: ToolPolicySettings;
+  /** `public` serves every public skill anonymously at /.well-known/agent-skills/ (docs/well-known.md); `off`: 404 there. */
+  wellKnownIndex: WellKnownIndexMode;
 }
 
 /**
@@ -189,6 +194,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       matchBudget: r.int('TOOL_CHECK_MATCH_BUDGET', DEFAULT_MATCH_BUDGET, MIN_MATCH_BUDGET, MAX_MATCH_BUDGET),
       cacheEntries: r.int('TOOL_POLICY_CACHE_ENTRIES', 4_096, 0, 1_000_000),
     },
+    wellKnownIndex: r.oneOf('WELL_KNOWN_INDEX', WELL_KNOWN_INDEX_MODES, 'off'),
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');

@@ -11,7 +11,7 @@ import { DEFLATED, ExpansionBudget, listZip, readEntry, STORED } from './zip-rea
 export class StoredPackageError extends Error {}
 
 /** Generous: these bytes were accepted once; only the manifest's own files are read. */
-const RECOVERY_LIMITS: PackageLimits = {
+export const RECOVERY_LIMITS: PackageLimits = {
   maxPackageBytes: 1024 ** 3,
   maxEntries: 65_535,
   maxFileBytes: 1024 ** 3,

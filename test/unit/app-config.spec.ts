@@ -71,3 +71,20 @@ describe('the bounds of tool-check (docs/tool-policy.md#budget)', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('WELL_KNOWN_INDEX (docs/well-known.md)', () => {
+  it.each<[Record<string, string>, string]>([
+    [{}, 'off'],
+    [{ WELL_KNOWN_INDEX: '' }, 'off'],
+    [{ WELL_KNOWN_INDEX: 'off' }, 'off'],
+    [{ WELL_KNOWN_INDEX: 'public' }, 'public'],
+  ])('%j is %s', (env, mode) => {
+    expect(loadConfig(env).wellKnownIndex).toBe(mode);
+  });
+
+  it.each(['on', 'PUBLIC', 'true', 'private'])('"%s" is refused at boot', (value) => {
+    expect(() => loadConfig({ WELL_KNOWN_INDEX: value })).toThrow(
+      `WELL_KNOWN_INDEX must be one of off, public (got "${value}")`,
+    );
+  });
+});
