@@ -48,7 +48,8 @@ CREATED=$(post users "{\"user_name\": \"$USER_NAME\"}")
 KEY=$(field api_key "$CREATED")
 echo "1. user $USER_NAME"
 
-# 2. A skill: a folder holding SKILL.md, zipped, published in the user's personal namespace.
+# 2. A skill: a folder holding SKILL.md, published in the user's personal namespace by the client,
+#    which checks it with the service's own rules first.
 mkdir -p "$WORK/hello-world"
 cat > "$WORK/hello-world/SKILL.md" <<'EOF_SKILL'
 ---
@@ -58,9 +59,8 @@ allowed-tools: Read Bash(echo *)
 ---
 Say hello, then ask how to help.
 EOF_SKILL
-(cd "$WORK" && rm -f hello-world.zip && python3 -m zipfile -c hello-world.zip hello-world/)
-SKILL=$(call POST skills -F file=@"$WORK/hello-world.zip" -F namespace=default)
-SKILL_ID=$(field id "$SKILL")
+PUBLISHED=$(SKILL_RESOLVER_URL="$SR_URL" SKILL_RESOLVER_TOKEN="$KEY" node bin/skill-resolver.js publish "$WORK/hello-world" --json)
+SKILL_ID=$(field skill_id "$PUBLISHED")
 echo "2. skill hello-world: id $SKILL_ID"
 
 # 3. A ghost (a persona using the skill), a bot made from it, a team of that bot, a task.

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The `skill-resolver` command (docs/sandbox-client.md#commands): `sync` and `verify`, progress on stderr, `--json`
+// The `skill-resolver` command (docs/sandbox-client.md#commands): `sync`, `verify` and `publish`, progress on stderr, `--json`
 // on stdout, the exit codes of errors.ts. Run as `npx skill-resolver` or `node dist/src/client/cli.js`.
 import { parseArgs } from 'node:util';
-import { ClientError, EXIT_FAILED, EXIT_USAGE, errorMessage, UsageError } from './errors';
+import { ClientError, EXIT_FAILED, EXIT_INTEGRITY, EXIT_USAGE, errorMessage, UsageError } from './errors';
 import { DEFAULT_SLOW_DOWNLOAD, MAX_TIMEOUT_MS, SlowDownloadRule } from './deadline';
 import { ClientPackageLimits, DEFAULT_PACKAGE_LIMITS, defaultCacheDir, LIMIT_VARIABLES } from './limits';
 import { printLines } from './printable';
+import type * as Publish from './publish';
+import type { PublishResult } from './publish';
 import { ProgressEvent, sync, SyncResult } from './sync';
 import { verify, VerifyResult } from './verify';
 
@@ -32,6 +34,8 @@ const USAGE = `Usage:
                       [--verify] [--timeout S] [--cache-max-entries N] [--cache-max-bytes N[KiB|MiB|GiB]]
                       [--quiet] [--url URL] [--token TOKEN]
   skill-resolver verify --dir DIR [--json]
+  skill-resolver publish DIR [--namespace NS] [--public] [--dry-run] [--json] [--timeout S] [--url URL]
+                         [--token API_KEY]
 
 Configuration: SKILL_RESOLVER_URL and SKILL_RESOLVER_TOKEN (a task token or an API key), or --url and
 --token; SKILL_RESOLVER_CACHE_DIR or --cache (default: $XDG_CACHE_HOME/skill-resolver, else
@@ -42,6 +46,10 @@ SKILL_RESOLVER_SLOW_RATE bytes/s (default 1KiB) over SKILL_RESOLVER_SLOW_WINDOW 
 30); either way it exits 1 and leaves what it had not done as it was. A skill folder that differs
 from the lock (a file missing, added, resized or of another mode; with --verify, of another sha256)
 is rebuilt.
+
+publish checks DIR with the service's own package rules, then uploads it as a new skill, or as a
+version of the skill of that name in that scope (the same files make no new version); --dry-run
+checks and lists the files, and sends nothing. It needs an API key, not a task token.
 
 Exit codes: 0 done, 1 error (HTTP, network, file system), 2 usage, 3 unresolved names with --strict,
 4 integrity (a package or a file that does not match its hash or breaks the package rules).
@@ -218,6 +226,120 @@ async function runVerify(args: string[], print: Printer): Promise<number> {
   return result.exitCode;
 }
 
+function problemLine(p: { code: string; message: string; field?: string }, warning = false): string {
+  return `skill-resolver: ${warning ? 'warning: ' : ''}${p.code}: ${p.message}${p.field ? ` [${p.field}]` : ''}`;
+}
+
+function publishLines(result: PublishResult, dir: string, print: Printer, asJson: boolean): number {
+  for (const w of result.warnings) print.err(problemLine(w, true));
+  switch (result.kind) {
+    case 'invalid':
+      for (const p of result.problems) print.err(problemLine(p));
+      print.err(
+        `skill-resolver: ${dir} is not a valid skill package: ${count(result.problems.length, 'problem')}; nothing was sent`,
+      );
+      if (asJson) {
+        print.out(
+          JSON.stringify({ valid: false, name: result.name, errors: result.problems, warnings: result.warnings }),
+        );
+      }
+      return EXIT_INTEGRITY;
+    case 'checked':
+      if (asJson) {
+        print.out(
+          JSON.stringify({
+            dry_run: true,
+            name: result.name,
+            namespace: result.namespace,
+            is_public: result.isPublic,
+            content_hash: result.contentHash,
+            revision: result.revision,
+            size: result.size,
+            files: result.files,
+            warnings: result.warnings,
+          }),
+        );
+      } else {
+        for (const f of result.files) print.out(`${f.mode} ${String(f.size).padStart(9)} ${f.path}`);
+      }
+      print.err(
+        `skill-resolver: ${result.name}: ${count(result.files.length, 'file')}, ${size(result.size)} packed, ` +
+          `${result.contentHash}: valid; nothing sent (--dry-run)`,
+      );
+      return 0;
+    case 'published': {
+      const said = {
+        created: 'a new skill',
+        versioned: 'a new version',
+        unchanged: 'unchanged: the latest version holds these files',
+      }[result.outcome];
+      print.err(
+        `skill-resolver: ${result.name}: skill ${result.skillId} version ${result.version.version} (${said}); ` +
+          `${count(result.requests, 'request')}${result.retries > 0 ? ` (${result.retries} retried)` : ''}`,
+      );
+      if (asJson) {
+        print.out(
+          JSON.stringify({
+            skill_id: result.skillId,
+            name: result.name,
+            namespace: result.namespace,
+            is_public: result.isPublic,
+            outcome: result.outcome,
+            ...result.version,
+          }),
+        );
+      } else {
+        print.out(`skill ${result.skillId} version ${result.version.version} ${result.version.content_hash}`);
+      }
+      return 0;
+    }
+  }
+}
+
+async function runPublish(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  print: Printer,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      namespace: { type: 'string' },
+      public: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+      timeout: { type: 'string' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('publish needs one folder: publish DIR');
+  const [dir] = positionals;
+  // Loaded for this command only: the package rules (and their YAML parser) cost every sync's start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here on purpose
+  const { publish } = require('./publish') as typeof Publish;
+  const result = await publish({
+    url: values.url ?? env.SKILL_RESOLVER_URL?.trim() ?? '',
+    token: values.token ?? env.SKILL_RESOLVER_TOKEN?.trim() ?? '',
+    dir,
+    namespace: values.namespace,
+    public: values.public === true,
+    dryRun: values['dry-run'] === true,
+    timeoutMs: seconds('--timeout', values.timeout),
+    limits: limitsFrom(env),
+    signal,
+    onRetry: (notice) =>
+      print.err(
+        `skill-resolver: ${notice.what}: ${notice.by} answered ${notice.status}${notice.detail}; ` +
+          `trying again in ${(notice.waitMs / 1000).toFixed(1)} s (retry ${notice.attempt})`,
+      ),
+  });
+  return publishLines(result, dir, print, values.json === true);
+}
+
 /** Runs one command and answers its exit code; never throws. `signal` stops a sync as its deadline would. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
@@ -229,6 +351,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io, signa
         return await runSync(rest, env, print, signal);
       case 'verify':
         return await runVerify(rest, print);
+      case 'publish':
+        return await runPublish(rest, env, print, signal);
       case 'help':
       case '--help':
       case '-h':

@@ -84,6 +84,8 @@ export class Deadline {
   constructor(
     readonly timeoutMs: number,
     private readonly outer?: AbortSignal,
+    /** What runs against it, for its messages: `sync` or `publish`. */
+    private readonly job = 'sync',
   ) {
     this.endsAt = Date.now() + timeoutMs;
     this.timeout = AbortSignal.timeout(timeoutMs);
@@ -103,12 +105,12 @@ export class Deadline {
     if (this.timeout.aborted) {
       return new ClientError(
         EXIT_FAILED,
-        `The sync did not finish within ${seconds(this.timeoutMs)} (--timeout); what it had not done is left as it was`,
+        `The ${this.job} did not finish within ${seconds(this.timeoutMs)} (--timeout); what it had not done is left as it was`,
       );
     }
     // A caller that says why (the command, on SIGTERM) is quoted.
     const why = this.outer?.reason instanceof ClientError ? this.outer.reason.message : 'by its caller';
-    return new ClientError(EXIT_FAILED, `The sync was stopped ${why}; what it had not done is left as it was`);
+    return new ClientError(EXIT_FAILED, `The ${this.job} was stopped ${why}; what it had not done is left as it was`);
   }
 
   /** Milliseconds left before the deadline (0 once it passed). */

@@ -1,5 +1,5 @@
-// The two calls the client makes, over Node's own HTTP with keep-alive: the task's skills and the
-// package downloads, each bounded in size and in time, retried when the service answers "try
+// The calls the client makes, over Node's own HTTP with keep-alive: the task's skills and the
+// package downloads (and a publish's lookup and upload), each bounded in size and in time, retried when the service answers "try
 // again" (retry.ts), a download's redirect followed once without the credentials (redirect.ts).
 // Counts requests, retries and package bytes; its errors never hold the token.
 import { Agent as HttpAgent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
@@ -18,6 +18,12 @@ export interface HttpAnswer {
   redirected: boolean;
   /** A 503 or 429 that was not retried (again): why, to end the message with; '' otherwise. */
   gaveUp: string;
+}
+
+/** A request body and its media type. */
+export interface Payload {
+  body: Buffer;
+  contentType: string;
 }
 
 /** One retry about to be made, for the progress line. */
@@ -123,11 +129,23 @@ export class ServiceClient {
    * everything back is cut after one window), when it is larger than its bound, or on a redirect
    * that may not be followed.
    */
-  async get(path: string, options: GetOptions): Promise<HttpAnswer> {
+  get(path: string, options: GetOptions): Promise<HttpAnswer> {
+    return this.request(path, options);
+  }
+
+  /**
+   * A POST of `payload` to `path`, retried as a GET is: only for calls that may be sent again (a
+   * publish is: the same files are no new version). Never follows a redirect.
+   */
+  post(path: string, payload: Payload, options: Omit<GetOptions, 'followRedirect'>): Promise<HttpAnswer> {
+    return this.request(path, options, payload);
+  }
+
+  private async request(path: string, options: GetOptions, payload?: Payload): Promise<HttpAnswer> {
     const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
     const random = this.bounds.random ?? Math.random;
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.follow(target, options);
+      const answer = await this.follow(target, options, payload);
       if (!RETRYABLE_STATUSES.has(answer.status)) return answer;
       const decision = retryDecision({
         status: answer.status,
@@ -155,9 +173,9 @@ export class ServiceClient {
   }
 
   /** One request to the service, and for a download the one redirect it may answer. */
-  private async follow(target: URL, options: GetOptions): Promise<HttpAnswer> {
+  private async follow(target: URL, options: GetOptions, payload?: Payload): Promise<HttpAnswer> {
     const headers = { ...PLAIN_HEADERS, authorization: `Bearer ${this.token}`, ...options.headers };
-    const first = await this.send(target, headers, options, false);
+    const first = await this.send(target, headers, options, false, payload);
     if (!FOLLOWED_REDIRECTS.has(first.status)) return first;
     if (!options.followRedirect) {
       throw new ClientError(
@@ -200,6 +218,7 @@ export class ServiceClient {
     headers: Record<string, string>,
     options: GetOptions,
     redirected: boolean,
+    payload?: Payload,
   ): Promise<HttpAnswer> {
     const { signal, slow } = this.bounds;
     if (signal.aborted) return Promise.reject(this.bounds.aborted());
@@ -233,7 +252,11 @@ export class ServiceClient {
         reject(err);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      const req = request(target, { method: 'GET', agent, maxHeaderSize: MAX_HEADER_BYTES, headers }, (res) => {
+      const sent = payload
+        ? { ...headers, 'content-type': payload.contentType, 'content-length': String(payload.body.length) }
+        : headers;
+      const method = payload ? 'POST' : 'GET';
+      const req = request(target, { method, agent, maxHeaderSize: MAX_HEADER_BYTES, headers: sent }, (res) => {
         const status = res.statusCode ?? 0;
         const ok = status === 200;
         const declared = Number(res.headers['content-length']);
@@ -272,7 +295,7 @@ export class ServiceClient {
         });
       });
       req.on('error', (err) => fail(networkError(err, place, origin)));
-      req.end();
+      req.end(payload?.body);
     });
   }
 }
