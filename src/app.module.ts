@@ -23,6 +23,7 @@ import { ResolutionModule } from './resolution/resolution.module';
 import { SkillBindingsModule } from './skill-bindings/skill-bindings.module';
 import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
+import { StorageModule } from './storage/storage.module';
 import { ToolPolicyModule } from './tool-policy/tool-policy.module';
 import { UsersModule } from './users/users.module';
 
@@ -44,6 +45,7 @@ export class AppModule {
           retryDelay: 1000,
         }),
         MetricsModule,
+        StorageModule,
         AuthModule,
         UsersModule,
         GroupsModule,

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { ApiErrors, VERSION_GONE } from '../common/errors/error-response.dto';
+import { ApiErrors, STORE_UNAVAILABLE, VERSION_GONE } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
@@ -84,6 +84,7 @@ export class SkillFilesController {
       when: 'no such skill, version or path (compared byte for byte), one the caller may not read, or (a token) outside its resolved set',
     },
     VERSION_GONE,
+    ...STORE_UNAVAILABLE,
   )
   async file(
     @CurrentPrincipal() principal: Principal,

@@ -171,6 +171,7 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
     [409, 'SKILL_EXISTS'],
     [413, 'PACKAGE_TOO_LARGE'],
     [429, 'RATE_LIMITED'],
+    [503, 'STORAGE_UNAVAILABLE'],
   ],
   createSkillVersion: [
     [400, 'VALIDATION_FAILED'],
@@ -180,6 +181,7 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
     [404, 'NOT_FOUND'],
     [408, 'REQUEST_TIMEOUT'],
     [413, 'PACKAGE_TOO_LARGE'],
+    [503, 'STORAGE_UNAVAILABLE'],
   ],
   validateSkillPackage: [
     [400, 'VALIDATION_FAILED'],
@@ -194,8 +196,14 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   getSkill: [[404, 'NOT_FOUND']],
   listSkillVersions: [[404, 'NOT_FOUND']],
   getSkillManifest: [[404, 'NOT_FOUND']],
-  downloadSkill: [[404, 'NOT_FOUND']],
-  getSkillFile: [[404, 'NOT_FOUND']],
+  downloadSkill: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
+  getSkillFile: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   deleteSkill: [
     [403, 'FORBIDDEN'],
     [404, 'NOT_FOUND'],
@@ -300,7 +308,10 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   ],
   getTaskRemoteSkills: [[404, 'NOT_FOUND']],
   listSkillsWegent: [[404, 'NOT_FOUND']],
-  downloadSkillWegent: [[404, 'NOT_FOUND']],
+  downloadSkillWegent: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   sendMcpMessage: [
     [400, 'BAD_REQUEST'],
     [400, 'VALIDATION_FAILED'],
