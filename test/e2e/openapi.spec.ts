@@ -134,7 +134,10 @@ const PINNED_OPERATIONS = [
  * authenticated one may answer (401, 429, 503) and what every JSON body may (400 BAD_REQUEST, 408, 413).
  */
 const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
-  getReadiness: [[503, 'DATABASE_UNAVAILABLE']],
+  getReadiness: [
+    [503, 'DATABASE_UNAVAILABLE'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   createUser: [
     [400, 'VALIDATION_FAILED'],
     [403, 'FORBIDDEN'],

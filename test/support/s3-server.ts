@@ -3,7 +3,7 @@
 // expiry, response header overrides) but checks no signature and no checksum: what the service
 // signs is checked against the AWS SDK's own signer instead (test/e2e/blob-stores.spec.ts).
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, Server, Socket } from 'node:net';
+import { connect, createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -60,6 +60,41 @@ export async function startS3Server(): Promise<S3Server> {
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/** A TCP proxy to `endpoint` that can be told to hang: connections made meanwhile are accepted and never answered. */
+export async function startHangingProxy(
+  endpoint: string,
+): Promise<{ endpoint: string; hang(on: boolean): void; close(): Promise<void> }> {
+  const target = new URL(endpoint);
+  const sockets = new Set<Socket>();
+  let hanging = false;
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    if (hanging) return;
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    socket.pipe(upstream).pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    hang: (on) => {
+      hanging = on;
+      // Kept-alive connections would still pass: from now on every request meets the hang.
+      if (on) for (const socket of sockets) socket.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
