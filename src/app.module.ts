@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { BlobMaintenanceModule } from './blob-maintenance/blob-maintenance.module';
 import { BotsModule } from './bots/bots.module';
 import { GhostsModule } from './ghosts/ghosts.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -63,6 +64,7 @@ export class AppModule {
         ToolPolicyModule,
         SkillDownloadsModule,
         AuditModule,
+        BlobMaintenanceModule,
         McpModule,
       ],
       providers: [

@@ -34,8 +34,8 @@ export class PublishedBytes {
   ): Promise<T> {
     const key = packageKey(bytes.contentHash);
     const written = await this.store.putIfAbsent(key, bytes.canonical);
-    const kept: BytesKept = async () => {
-      if (!written) await this.store.putIfAbsent(key, bytes.canonical);
+    const kept: BytesKept = async (tx) => {
+      if (!written) await this.store.putIfAbsent(key, bytes.canonical, tx);
     };
     let result: T;
     try {

@@ -148,7 +148,7 @@ export class SkillBytesRepository {
         [contentHash],
       );
       if (referred) return false;
-      await store.delete(packageKey(contentHash));
+      await store.delete(packageKey(contentHash), tx);
       return true;
     });
   }

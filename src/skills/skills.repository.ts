@@ -351,12 +351,12 @@ export class SkillsRepository {
   }
 }
 
-/** Makes sure a version's bytes are in the store, in its transaction (docs/storage.md#publish). */
-export type BytesKept = () => Promise<void>;
+/** Makes sure a version's bytes are in the store, in its transaction `tx` (docs/storage.md#publish). */
+export type BytesKept = (tx: EntityManager) => Promise<void>;
 
 async function keepBytes(tx: EntityManager, bytesKept: BytesKept): Promise<void> {
   await holdBytesShared(tx);
-  await bytesKept();
+  await bytesKept(tx);
 }
 
 function withLatestOf(row: WithLatestRow): SkillWithLatest {

@@ -1,6 +1,7 @@
 // What every feature that reads or writes package bytes sees of the store (docs/storage.md): one
 // interface, whichever driver holds the bytes. No feature names a driver.
 import type { Readable } from 'node:stream';
+import type { EntityManager } from 'typeorm';
 import type { BlobStoreKind } from '../config/app-config';
 
 /** The injection token of the configured store. */
@@ -22,8 +23,12 @@ export interface ResponseHeaders {
 
 export interface BlobStore {
   readonly kind: BlobStoreKind;
-  /** Writes `data` under `key` unless an object is there already (never overwritten); true when written. */
-  putIfAbsent(key: string, data: Buffer): Promise<boolean>;
+  /**
+   * Writes `data` under `key` unless an object is there already (never overwritten); true when
+   * written. `tx`: called inside that transaction (the database store writes in it: a statement on
+   * another connection would wait for it on the embedded database).
+   */
+  putIfAbsent(key: string, data: Buffer, tx?: EntityManager): Promise<boolean>;
   /** The whole object; null when there is none. */
   get(key: string): Promise<Buffer | null>;
   /**
@@ -35,8 +40,8 @@ export interface BlobStore {
   presign?(key: string, headers: ResponseHeaders, ttlSeconds: number): Promise<string>;
   /** Every object whose key starts with `prefix`, a page (one request) at a time, in no promised order. */
   list(prefix: string): AsyncIterable<StoredObject[]>;
-  /** Removes the object; nothing when there is none. */
-  delete(key: string): Promise<void>;
+  /** Removes the object; nothing when there is none. `tx` as for putIfAbsent. */
+  delete(key: string, tx?: EntityManager): Promise<void>;
   /** Resolves when the store answers (readiness). */
   probe(): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 // Package bytes in the database's `skill_blobs` table, by content hash: the store a deployment on
 // one PostgreSQL server keeps by default (docs/storage.md#database). It holds package keys only.
 import { Readable } from 'node:stream';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { contentHashOfKey, packageKey, PACKAGES_ROOT } from './blob-keys';
 import type { BlobStore, StoredObject } from './blob-store';
 
@@ -21,8 +21,8 @@ export class DatabaseBlobStore implements BlobStore {
 
   constructor(private readonly db: DataSource) {}
 
-  async putIfAbsent(key: string, data: Buffer): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+  async putIfAbsent(key: string, data: Buffer, tx: EntityManager = this.db.manager): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
       `INSERT INTO skill_blobs (content_hash, data, size) VALUES ($1, $2, $3)
        ON CONFLICT (content_hash) DO NOTHING RETURNING 1`,
       [hashOf(key), data, data.length],
@@ -87,8 +87,8 @@ export class DatabaseBlobStore implements BlobStore {
     }
   }
 
-  async delete(key: string): Promise<void> {
-    await this.db.query('DELETE FROM skill_blobs WHERE content_hash = $1', [hashOf(key)]);
+  async delete(key: string, tx: EntityManager = this.db.manager): Promise<void> {
+    await tx.query('DELETE FROM skill_blobs WHERE content_hash = $1', [hashOf(key)]);
   }
 
   /** The database's own readiness check covers it. */

@@ -1,8 +1,9 @@
 // At boot, package bytes that a release before the package stores left in the database are moved
 // to the configured store when it is not the database (docs/storage.md#upgrading): each package is
-// hash-checked, written under its content address, and only then deleted from the table, so a move
-// cut short resumes at the next boot and loses nothing. Bytes that do not hash to their address
-// stay where they are (`npm run blobs -- verify` names them).
+// hash-checked, written under its content address (or, found there already, read back and
+// checked), and only then deleted from the table, so a move cut short resumes at the next boot and
+// loses nothing. Bytes that do not hash to their address, in the table or in the store, stay in the
+// table (`npm run blobs -- verify` names them).
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -13,10 +14,14 @@ import { BLOB_STORE, BlobStore } from './blob-store';
 
 const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
 
+function sha256Of(data: Buffer): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}
+
 export interface MoveReport {
   moved: number;
   bytes: number;
-  /** Rows left in the database: their bytes do not hash to their address. */
+  /** Rows left in the database: their bytes, or the store's, do not hash to their address. */
   damaged: number;
 }
 
@@ -53,10 +58,14 @@ export class DatabaseBytesMove {
       });
     }
     if (report.damaged > 0) {
-      this.logger.write('error', 'packages left in the database: their bytes do not match their hash', {
-        packages: report.damaged,
-        see: 'npm run blobs -- verify',
-      });
+      this.logger.write(
+        'error',
+        "packages left in the database: their bytes, or the store's, do not match their hash",
+        {
+          packages: report.damaged,
+          see: 'npm run blobs -- verify',
+        },
+      );
     }
     return report;
   }
@@ -66,11 +75,17 @@ export class DatabaseBytesMove {
       hash,
     ]);
     if (!row) return;
-    if (!CONTENT_HASH.test(hash) || `sha256:${createHash('sha256').update(row.data).digest('hex')}` !== hash) {
+    if (!CONTENT_HASH.test(hash) || sha256Of(row.data) !== hash) {
       report.damaged++;
       return;
     }
-    await this.store.putIfAbsent(packageKey(hash), row.data);
+    if (!(await this.store.putIfAbsent(packageKey(hash), row.data))) {
+      const there = await this.store.get(packageKey(hash));
+      if (!there || sha256Of(there) !== hash) {
+        report.damaged++;
+        return;
+      }
+    }
     await this.db.query('DELETE FROM skill_blobs WHERE content_hash = $1', [hash]);
     report.moved++;
     report.bytes += row.data.length;

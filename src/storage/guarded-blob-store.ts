@@ -3,10 +3,14 @@
 // request limit makes the caller's request answer 503 STORAGE_UNAVAILABLE, never hang. What is
 // logged of a failure is the operation and the error's kind, never a key, a URL or a credential.
 import type { Readable } from 'node:stream';
+import type { EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error';
 import { isDatabaseUnavailable } from '../common/errors/pg-errors';
 import type { AppLogger } from '../common/logging/app-logger';
 import type { MetricsService } from '../common/metrics/metrics.service';
+
+/** What the guard reports each request to (the service's metrics; nothing in the blobs command). */
+export type StoreObserver = Pick<MetricsService, 'storeRequest'>;
 import type { BlobStore, ResponseHeaders, StoredObject } from './blob-store';
 
 export type StoreOperation = 'put' | 'get' | 'get_range' | 'list' | 'delete' | 'probe';
@@ -35,7 +39,7 @@ export class GuardedBlobStore implements BlobStore {
   constructor(
     readonly inner: BlobStore,
     private readonly deadlineMs: number,
-    private readonly metrics: MetricsService,
+    private readonly metrics: StoreObserver,
     private readonly logger: AppLogger,
   ) {
     this.kind = inner.kind;
@@ -77,8 +81,8 @@ export class GuardedBlobStore implements BlobStore {
     }
   }
 
-  putIfAbsent(key: string, data: Buffer): Promise<boolean> {
-    return this.run('put', () => this.inner.putIfAbsent(key, data));
+  putIfAbsent(key: string, data: Buffer, tx?: EntityManager): Promise<boolean> {
+    return this.run('put', () => this.inner.putIfAbsent(key, data, tx));
   }
 
   get(key: string): Promise<Buffer | null> {
@@ -99,8 +103,8 @@ export class GuardedBlobStore implements BlobStore {
     }
   }
 
-  delete(key: string): Promise<void> {
-    return this.run('delete', () => this.inner.delete(key));
+  delete(key: string, tx?: EntityManager): Promise<void> {
+    return this.run('delete', () => this.inner.delete(key, tx));
   }
 
   probe(): Promise<void> {

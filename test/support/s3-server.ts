@@ -18,6 +18,8 @@ export interface S3Server {
   env(prefix?: string): Record<string, string>;
   /** Writes other bytes under `key` behind the service's back (a store that lies). */
   overwrite(key: string, bytes: Buffer): void;
+  /** Deletes the object under `key` behind the service's back. */
+  remove(key: string): void;
   /** Makes the object under `key` look written `ageMs` ago. */
   age(key: string, ageMs: number): void;
   close(): Promise<void>;
@@ -52,6 +54,10 @@ export async function startS3Server(): Promise<S3Server> {
       ...(prefix ? { S3_PREFIX: prefix } : {}),
     }),
     overwrite: (key, bytes) => writeFileSync(objectPath(directory, key), bytes),
+    remove: (key) => {
+      for (const suffix of ['', '.md5']) rmSync(`${objectPath(directory, key)}${suffix}`, { force: true });
+      rmSync(objectPath(directory, key).replace(/object$/, 'metadata.json'), { force: true });
+    },
     age: (key, ageMs) => {
       const then = new Date(Date.now() - ageMs);
       utimesSync(objectPath(directory, key), then, then);

@@ -107,6 +107,10 @@ const EXAMPLE_ANSWERS = {
     message: 'The database did not answer in time or is unreachable; try again',
   },
   STORAGE_UNAVAILABLE: { code: 'STORAGE_UNAVAILABLE', message: 'The package store did not answer in time' },
+  SWEEP_RUNNING: {
+    code: 'IN_USE',
+    message: 'A garbage sweep is running (here or on another replica); try again when it ends',
+  },
   VERSION_NOT_REVOKED: {
     code: 'VERSION_NOT_REVOKED',
     message: "Version 3 is active: only a revoked version's bytes can be purged",
