@@ -18,6 +18,7 @@ import { scenario } from './bench/endpoints';
 import { freshTaskRows } from './bench/fresh-tasks';
 import { Endpoint, LoadSettings, measure } from './bench/load';
 import { mixedEndpoint } from './bench/mixed';
+import { packageStorageRows } from './bench/package-storage';
 import { Ratio, renderHeader, renderTable } from './bench/report';
 import { Reach, Resources, resources } from './bench/resources';
 import { seed } from './bench/seed';
@@ -197,10 +198,11 @@ async function main(): Promise<void> {
     const client = process.env.BENCH_ROWS?.trim()
       ? []
       : await benchClientSync(small.baseUrl, BENCH_ADMIN_KEY, progress);
+    const storage = process.env.BENCH_ROWS?.trim() ? [] : await packageStorageRows(host, settings, progress);
     const footer = `run took ${since(started)} before cleanup`;
     const table = renderTable(results, ratios);
     process.stdout.write(
-      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', footer].join('\n') + '\n',
+      [...header, '', table, '', ...renderBoots(boots), '', ...client, '', ...storage, '', footer].join('\n') + '\n',
     );
   } finally {
     await cleanUp();

@@ -18,6 +18,7 @@ import { SkillsRepository } from '../skills/skills.repository';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import { ResolutionFactsRepository } from '../selection-facts/resolution-facts.repository';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
+import { DownloadRows } from './download-rows';
 
 interface ReadTarget {
   skill: SkillEntity;
@@ -54,13 +55,14 @@ export class SkillDownloadsService {
     private readonly files: SkillFilesService,
     private readonly bytes: SkillBytesRepository,
     private readonly delivery: PackageDelivery,
+    private readonly rows: DownloadRows,
   ) {}
 
   /**
    * A version's package (docs/storage.md#downloads): access, lifecycle and If-None-Match are decided
-   * first, from at most one statement (none for a task token's 304: its resolved ref, cached until
-   * the next change, names the hash); then a redirect to the store, when `redirect` allows it, or the
-   * bytes.
+   * first, from at most one statement, kept until the next change (DownloadRows; none at all for a
+   * task token's 304: its resolved ref names the hash); then a redirect to the store, when
+   * `redirect` allows it, or the bytes.
    */
   async download(
     principal: Principal,
@@ -73,7 +75,7 @@ export class SkillDownloadsService {
     const taskId = optionalId(query.task_id, TASK_NOT_FOUND);
     const immutable = version !== undefined;
     if (principal.kind === 'user') {
-      const row = await this.userRow(principal, skillId, version, (id, v) => this.bytes.findVersionBytes(id, v));
+      const row = await this.userRow(principal, skillId, version, (id, v) => this.rows.find(id, v));
       return this.delivery.deliver(row.skill, row.version, {
         ifNoneMatch,
         immutable,
@@ -86,7 +88,7 @@ export class SkillDownloadsService {
     if (!ref) throw DomainError.notFound(SKILL_NOT_FOUND);
     // The resolved set holds no revoked version: the hash alone decides a 304.
     if (ifNoneMatchHits(ifNoneMatch, ref.content_hash)) return { kind: 'not_modified', contentHash: ref.content_hash };
-    const row = await this.bytes.findVersionBytes(skillId, ref.version);
+    const row = await this.rows.find(skillId, ref.version);
     if (!row?.version) throw DomainError.notFound(SKILL_NOT_FOUND);
     return this.delivery.deliver(row.skill, row.version, { ifNoneMatch, immutable, admin: false, redirect });
   }

@@ -1,4 +1,4 @@
-// The part of s3rver 3 the tests use (the package ships no types).
+// The part of s3rver 3 the tests and the benchmark use (the package ships no types).
 declare module 's3rver' {
   interface S3rverOptions {
     address?: string;
