@@ -135,6 +135,14 @@ export class SkillBytesRepository {
     return row ? filesOf(row) : null;
   }
 
+  /** The offsets of a version's files, where none were recorded (skill-files.service.ts). */
+  async recordOffsets(skillId: number, version: number, offsets: FileOffset[]): Promise<void> {
+    await this.db.query(
+      'UPDATE skill_versions SET file_offsets = $3 WHERE skill_id = $1 AND version = $2 AND file_offsets IS NULL',
+      [skillId, version, JSON.stringify(offsets)],
+    );
+  }
+
   /**
    * Deletes the stored bytes of `contentHash` from `store` unless a version (not purged) refers to
    * them, deciding under the bytes lock (storage/blob-locks.ts) so no version that refers to them

@@ -3,9 +3,11 @@
 // (docs/storage.md#single-files), and inflated and checked as a stream, so a request holds one
 // chunk at a time whatever the file's size. Access is decided by the caller.
 import { Inject, Injectable } from '@nestjs/common';
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
+import { FileOffset, fileOffsets } from '../package/file-offsets';
 import { openStoredFile } from '../package/zip-random-access';
 import { packageKey } from '../storage/blob-keys';
 import { BLOB_STORE, BlobStore } from '../storage/blob-store';
@@ -61,14 +63,40 @@ export class SkillFilesService {
     const file = v.manifest[index];
     const etag = `sha256:${file.sha256}`;
     if (ifNoneMatchHits(ifNoneMatch, etag)) return { notModified: true, etag, immutable };
-    const damaged = new DomainError('INTERNAL', `The stored bytes of ${skill.name} v${v.version} are damaged`);
-    // Recorded at publish; missing only when the stored bytes could not be read to record them.
     const offset = v.fileOffsets?.[index];
-    if (!offset) throw damaged;
-    const [at, compressedSize] = offset;
-    const source = await this.store.getRange(packageKey(v.contentHash), at, compressedSize);
-    if (!source) throw new DomainError('INTERNAL', `The bytes of ${skill.name} v${v.version} are missing`);
+    let source: Readable | null;
+    let at: number;
+    let compressedSize: number;
+    if (offset) {
+      [at, compressedSize] = offset;
+      source = await this.store.getRange(packageKey(v.contentHash), at, compressedSize);
+    } else {
+      const whole = await this.recordOffsets(skill, v);
+      [at, compressedSize] = whole.offsets[index];
+      source = Readable.from([whole.data.subarray(at, at + compressedSize)]);
+    }
+    if (!source) throw missing(skill, v);
     const stream = openStoredFile(source, `${skill.name}/${path}`, compressedSize, file);
     return { notModified: false, etag, immutable, size: file.size, stream, ...fileType(path) };
   }
+
+  /**
+   * A version published by a release before the offsets (on a replica not yet upgraded, during a
+   * rolling upgrade) has none: its package is read whole once, checked, and its offsets recorded.
+   */
+  private async recordOffsets(skill: SkillEntity, v: VersionFiles): Promise<{ data: Buffer; offsets: FileOffset[] }> {
+    const data = await this.store.get(packageKey(v.contentHash));
+    if (!data) throw missing(skill, v);
+    const offsets =
+      `sha256:${createHash('sha256').update(data).digest('hex')}` === v.contentHash
+        ? fileOffsets(data, skill.name, v.manifest)
+        : null;
+    if (!offsets) throw new DomainError('INTERNAL', `The stored bytes of ${skill.name} v${v.version} are damaged`);
+    await this.bytes.recordOffsets(skill.id, v.version, offsets);
+    return { data, offsets };
+  }
+}
+
+function missing(skill: SkillEntity, v: VersionFiles): DomainError {
+  return new DomainError('INTERNAL', `The bytes of ${skill.name} v${v.version} are missing`);
 }

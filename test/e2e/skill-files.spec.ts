@@ -250,11 +250,30 @@ describe('single files and the manifest', () => {
 
   it('damaged stored bytes are a 500 before the answer starts, and a cut connection after', async () => {
     const owner = await createUser(t, 'dora');
+    const big = randomBytes(300 * 1024);
+    const older = await publishSkill(t, owner, 'older', {}, { files: { 'big.bin': big } });
+    // A version a release before the offsets published (a replica not yet upgraded): its package is
+    // read whole once, and its offsets recorded for the next reads.
+    const offsets = () =>
+      withClient(t.db.url, (c) =>
+        c.query('SELECT file_offsets FROM skill_versions WHERE skill_id = $1', [older.id]).then((r) => r.rows[0]),
+      );
+    const recorded = await offsets();
+    await withClient(t.db.url, (c) =>
+      c.query('UPDATE skill_versions SET file_offsets = NULL WHERE skill_id = $1', [older.id]),
+    );
+    const read = await raw(`/api/skills/${older.id}/files/big.bin`, owner.key);
+    expect({ status: read.status, same: read.body.equals(big) }).toEqual({ status: 200, same: true });
+    expect(await offsets()).toEqual(recorded);
+
+    // No offsets and bytes that do not hash to the version's: a 500 before the answer starts.
     const damaged = await publishSkill(t, owner, 'damaged', {}, { files: { 'big.bin': randomBytes(300 * 1024) } });
-    // Offsets that could not be recorded (the migration found the stored bytes unreadable).
     await withClient(t.db.url, (c) =>
       c.query('UPDATE skill_versions SET file_offsets = NULL WHERE skill_id = $1', [damaged.id]),
     );
+    const stored = (await t.app.get<BlobStore>(BLOB_STORE).get(packageKey(damaged.latest_version.content_hash)))!;
+    stored[stored.length - 30] ^= 1;
+    await replaceStoredBytes(t, damaged.latest_version.content_hash, stored);
     expectError(await t.http.get(`/api/skills/${damaged.id}/files/big.bin`).set(as(owner.key)), 500, 'INTERNAL');
 
     // Bytes the store lost.
