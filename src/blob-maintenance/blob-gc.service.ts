@@ -18,7 +18,7 @@ import { SWEEP_LOCK } from '../storage/blob-locks';
 import { BLOB_STORE, BlobStore, StoredObject } from '../storage/blob-store';
 
 /** At most this many objects go per sweep (the next one goes on): a bounded answer and bounded work. */
-export const MAX_SWEPT = 10_000;
+const MAX_SWEPT = 10_000;
 /** Keys named in the audit event (the count and bytes cover all). */
 const AUDITED_KEYS = 100;
 

@@ -17,6 +17,7 @@ import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { sendDownload } from '../skills/download.response';
 import { WegentDownloadQuery, WegentListQuery, WegentSkillListDto } from '../resolution/dto/resolution.dto';
 import { DownloadQuery } from './dto/download.dto';
+import { PackageReads } from './package-reads.service';
 import { SkillDownloadsService, WegentSkill } from './skill-downloads.service';
 
 const DOWNLOAD_NOT_FOUND: ErrorCase = {
@@ -29,7 +30,10 @@ const DOWNLOAD_NOT_FOUND: ErrorCase = {
 @ApiAuth()
 @Controller()
 export class SkillDownloadsController {
-  constructor(private readonly downloads: SkillDownloadsService) {}
+  constructor(
+    private readonly downloads: SkillDownloadsService,
+    private readonly packages: PackageReads,
+  ) {}
 
   @Get('skills/:id/download')
   @AllowTaskToken()
@@ -66,7 +70,7 @@ export class SkillDownloadsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile | undefined> {
     const redirect = query.redirect !== 'false';
-    return sendDownload(res, await this.downloads.download(principal, id, query, ifNoneMatch, redirect));
+    return sendDownload(res, await this.packages.download(principal, id, query, ifNoneMatch, redirect));
   }
 
   /** Wegent executors may not follow a redirect: their route always streams (docs/storage.md#downloads). */
@@ -92,7 +96,7 @@ export class SkillDownloadsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile | undefined> {
-    return sendDownload(res, await this.downloads.download(principal, id, query, ifNoneMatch, false));
+    return sendDownload(res, await this.packages.download(principal, id, query, ifNoneMatch, false));
   }
 
   @Get('v1/kinds/skills')

@@ -3,6 +3,7 @@ import { ResolutionModule } from '../resolution/resolution.module';
 import { ResolutionFactsModule } from '../selection-facts/resolution-facts.module';
 import { SkillsModule } from '../skills/skills.module';
 import { DownloadRows } from './download-rows';
+import { PackageReads } from './package-reads.service';
 import { SkillDownloadsController } from './skill-downloads.controller';
 import { SkillDownloadsService } from './skill-downloads.service';
 import { SkillFilesController } from './skill-files.controller';
@@ -14,7 +15,7 @@ import { SkillFilesController } from './skill-files.controller';
 @Module({
   imports: [ResolutionFactsModule, SkillsModule, ResolutionModule],
   controllers: [SkillDownloadsController, SkillFilesController],
-  providers: [SkillDownloadsService, DownloadRows],
+  providers: [SkillDownloadsService, PackageReads, DownloadRows],
   exports: [SkillDownloadsService],
 })
 export class SkillDownloadsModule {}

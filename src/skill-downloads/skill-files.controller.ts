@@ -10,6 +10,7 @@ import { IdPipe } from '../common/http/id.pipe';
 import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { ManifestDto, VersionQuery } from '../skills/dto/skill.dto';
 import { sendSkillFile } from '../skills/file.response';
+import { PackageReads } from './package-reads.service';
 import { SkillDownloadsService } from './skill-downloads.service';
 
 /**
@@ -30,7 +31,10 @@ function requestedPath(req: Request): string {
 @ApiTags('skills')
 @Controller('skills/:id')
 export class SkillFilesController {
-  constructor(private readonly reads: SkillDownloadsService) {}
+  constructor(
+    private readonly reads: SkillDownloadsService,
+    private readonly packages: PackageReads,
+  ) {}
 
   @Get('manifest')
   @AllowTaskToken()
@@ -94,7 +98,7 @@ export class SkillFilesController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile | undefined> {
-    const file = await this.reads.file(principal, id, requestedPath(req), query.version, ifNoneMatch);
+    const file = await this.packages.file(principal, id, requestedPath(req), query.version, ifNoneMatch);
     return sendSkillFile(res, file);
   }
 }

@@ -13,6 +13,7 @@ import { packageKey } from '../storage/blob-keys';
 import { BLOB_STORE, BlobStore } from '../storage/blob-store';
 import { FileType, fileType } from './file-content-type';
 import { SkillBytesRepository, VersionFiles } from './skill-bytes.repository';
+import { VERSION_NOT_FOUND } from './skill-lifecycle.repository';
 import { SkillEntity } from './skill.entity';
 import { requireBytes } from './skills-read.service';
 
@@ -21,7 +22,6 @@ export type SkillFile =
   | (FileType & { notModified: false; etag: string; immutable: boolean; size: number; stream: Readable });
 
 const FILE_NOT_FOUND = 'File not found';
-export const VERSION_NOT_FOUND = 'Version not found';
 
 @Injectable()
 export class SkillFilesService {

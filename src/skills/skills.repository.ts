@@ -136,10 +136,6 @@ export class SkillsRepository {
     return this.db.manager.findOneBy(SkillEntity, { id });
   }
 
-  findVersion(skillId: number, version: number): Promise<SkillVersionEntity | null> {
-    return this.db.manager.findOneBy(SkillVersionEntity, { skillId, version });
-  }
-
   /** A version with its SKILL.md text, which plain reads leave out. */
   findVersionWithSkillMd(skillId: number, version: number): Promise<SkillVersionEntity | null> {
     return this.db.manager
