@@ -14,7 +14,8 @@ import { ReachedSkillsFunction1796300000000 } from './1796300000000-reached-skil
 import { SkillBindings1796400000000 } from './1796400000000-skill-bindings';
 import { VersionLifecycle1796500000000 } from './1796500000000-version-lifecycle';
 import { NarrowTokenNotifications1796600000000 } from './1796600000000-narrow-token-notifications';
-import { TeamFactsFunction1796700000000 } from './1796700000000-team-facts-function';
+import { PackageStorage1796700000000 } from './1796700000000-package-storage';
+import { TeamFactsFunction1796800000000 } from './1796800000000-team-facts-function';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -31,5 +32,6 @@ export const MIGRATIONS = [
   SkillBindings1796400000000,
   VersionLifecycle1796500000000,
   NarrowTokenNotifications1796600000000,
-  TeamFactsFunction1796700000000,
+  PackageStorage1796700000000,
+  TeamFactsFunction1796800000000,
 ];

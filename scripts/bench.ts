@@ -21,6 +21,7 @@ import { scenario } from './bench/endpoints';
 import { freshTaskRows } from './bench/fresh-tasks';
 import { Endpoint, LoadSettings, measure } from './bench/load';
 import { mixedEndpoint } from './bench/mixed';
+import { packageStorageRows } from './bench/package-storage';
 import { Ratio, renderHeader, renderTable } from './bench/report';
 import { Reach, Resources, resources } from './bench/resources';
 import { seed } from './bench/seed';
@@ -212,6 +213,7 @@ async function main(): Promise<void> {
     const storm = process.env.BENCH_ROWS?.trim()
       ? []
       : await benchSandboxStorm(small.baseUrl, BENCH_ADMIN_KEY, progress, async () => [small.pid]);
+    const storage = process.env.BENCH_ROWS?.trim() ? [] : await packageStorageRows(host, settings, progress);
     const footer = `run took ${since(started)} before cleanup`;
     const table = renderTable(results, ratios);
     process.stdout.write(
@@ -227,6 +229,8 @@ async function main(): Promise<void> {
         ...client,
         '',
         ...storm,
+        '',
+        ...storage,
         '',
         footer,
       ].join('\n') + '\n',

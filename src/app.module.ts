@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { BlobMaintenanceModule } from './blob-maintenance/blob-maintenance.module';
 import { BotsModule } from './bots/bots.module';
 import { GhostsModule } from './ghosts/ghosts.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -23,6 +24,7 @@ import { ResolutionModule } from './resolution/resolution.module';
 import { SkillBindingsModule } from './skill-bindings/skill-bindings.module';
 import { SkillDownloadsModule } from './skill-downloads/skill-downloads.module';
 import { SkillsModule } from './skills/skills.module';
+import { StorageModule } from './storage/storage.module';
 import { ToolPolicyModule } from './tool-policy/tool-policy.module';
 import { UsersModule } from './users/users.module';
 import { WellKnownModule } from './well-known/well-known.module';
@@ -45,6 +47,7 @@ export class AppModule {
           retryDelay: 1000,
         }),
         MetricsModule,
+        StorageModule,
         AuthModule,
         UsersModule,
         GroupsModule,
@@ -62,6 +65,7 @@ export class AppModule {
         ToolPolicyModule,
         SkillDownloadsModule,
         AuditModule,
+        BlobMaintenanceModule,
         McpModule,
         WellKnownModule,
       ],

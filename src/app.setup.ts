@@ -15,6 +15,7 @@ import { runMigrations, withBootLock } from './database/migrate';
 import { httpMetricsMiddleware } from './common/metrics/http-metrics.middleware';
 import { MetricsService } from './common/metrics/metrics.service';
 import { buildDataSourceOptions } from './schema/typeorm-options';
+import { DatabaseBytesMove } from './storage/database-bytes-move';
 import { AdminBootstrap } from './users/admin-bootstrap.service';
 import { WELL_KNOWN_PREFIX_EXCLUSIONS } from './well-known/well-known.routes';
 
@@ -68,6 +69,7 @@ export async function createApp(
         const applied = await runMigrations(boot);
         if (applied.length) logger.write('info', 'migrations applied', { migrations: applied.map((m) => m.name) });
         await app.get(AdminBootstrap).run();
+        await app.get(DatabaseBytesMove).run();
       });
     } finally {
       await boot.destroy();

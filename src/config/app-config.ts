@@ -1,7 +1,7 @@
 // The environment, validated once at boot: a wrong value stops the process naming the variable.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { HostOriginRule, hostOriginRule } from '../common/http/host-origin';
 import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
@@ -37,6 +37,41 @@ export interface ToolPolicySettings {
 
 export const WELL_KNOWN_INDEX_MODES = ['off', 'public'] as const;
 export type WellKnownIndexMode = (typeof WELL_KNOWN_INDEX_MODES)[number];
+
+/** Where package bytes live (docs/storage.md): a table of the database, a folder, or an S3-compatible store. */
+export const BLOB_STORE_KINDS = ['database', 'fs', 's3'] as const;
+export type BlobStoreKind = (typeof BLOB_STORE_KINDS)[number];
+
+/** An S3-compatible store (docs/storage.md#s3); read whenever `S3_BUCKET` is set. */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Unset: AWS S3 itself. */
+  endpoint?: string;
+  /** Unset with the secret: the SDK's own chain (environment, profile, instance role). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  /** `''` or a path ending in `/`; every key the service writes, lists or deletes is under it. */
+  prefix: string;
+  /** The endpoint sandboxes reach; used only to sign download URLs. Unset: `endpoint`. */
+  publicEndpoint?: string;
+}
+
+export interface StorageSettings {
+  store: BlobStoreKind;
+  /** The `fs` store's folder (`BLOB_DIR`, default `DATA_DIR/blobs`). */
+  dir: string;
+  /** Null unless `S3_BUCKET` is set (required by `BLOB_STORE=s3`). */
+  s3: S3Settings | null;
+  /** `presigned`: downloads from `s3` answer 302 to a signed URL; `stream`: through the service. */
+  downloadRedirect: 'presigned' | 'stream';
+  presignTtlSeconds: number;
+  /** Unreferenced objects younger than this are never collected. */
+  gcGraceHours: number;
+  /** Minutes between sweeps; 0: only on request. */
+  gcIntervalMinutes: number;
+}
 
 export interface AppConfig {
   port: number;
@@ -75,6 +110,7 @@ export interface AppConfig {
   toolPolicy: ToolPolicySettings;
   /** `public` serves every public skill anonymously at /.well-known/agent-skills/ (docs/well-known.md); `off`: 404 there. */
   wellKnownIndex: WellKnownIndexMode;
+  storage: StorageSettings;
 }
 
 /**
@@ -114,6 +150,16 @@ class Reader {
     return Number(value);
   }
 
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (value !== 'true' && value !== 'false') {
+      this.problems.push(`${name} must be true or false (got "${value}")`);
+      return fallback;
+    }
+    return value === 'true';
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.raw(name);
     if (value === undefined) return fallback;
@@ -144,13 +190,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const host = r.raw('HOST') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) r.problems.push(`HOST is not a host name or address (got "${host}")`);
   r.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'production');
+  const dataDir = resolve(r.raw('DATA_DIR') ?? './data');
   const mcp = hostOriginRule(r.raw('MCP_ALLOWED_HOSTS'), r.raw('MCP_ALLOWED_ORIGINS'));
   r.problems.push(...mcp.problems);
   const config: AppConfig = {
     port: r.int('PORT', 3000, 0, 65535),
     host,
     databaseUrl,
-    dataDir: resolve(r.raw('DATA_DIR') ?? './data'),
+    dataDir,
     adminApiKey,
     metricsToken,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -195,6 +242,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       cacheEntries: r.int('TOOL_POLICY_CACHE_ENTRIES', 4_096, 0, 1_000_000),
     },
     wellKnownIndex: r.oneOf('WELL_KNOWN_INDEX', WELL_KNOWN_INDEX_MODES, 'off'),
+    storage: storageSettings(r, databaseUrl !== undefined, dataDir),
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
@@ -203,11 +251,75 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return config;
 }
 
+/** An http(s) URL of a host, with no path, query or credentials: what an S3 endpoint may be. */
+const ENDPOINT = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?\/?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?\/?$/;
+/** Segments of letters, digits, `.`, `_` and `-` (no `.` or `..` alone), joined by `/`. */
+const PREFIX = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
+
+/**
+ * docs/configuration.md#package-storage: the store defaults to the database with a server (one
+ * dependency), to a folder with the embedded database (so the bytes never sit in its memory).
+ */
+function storageSettings(r: Reader, server: boolean, dataDir: string): StorageSettings {
+  const store = r.oneOf('BLOB_STORE', BLOB_STORE_KINDS, server ? 'database' : 'fs');
+  const bucket = r.raw('S3_BUCKET');
+  if (store === 's3' && bucket === undefined) r.problems.push('BLOB_STORE=s3 needs S3_BUCKET');
+  let s3: S3Settings | null = null;
+  if (bucket !== undefined) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      r.problems.push(`S3_BUCKET must be a bucket name: 3-63 of a-z, 0-9, . and - (got "${bucket}")`);
+    }
+    const region = r.raw('S3_REGION') ?? 'us-east-1';
+    if (!/^[a-z0-9-]{1,32}$/.test(region)) r.problems.push(`S3_REGION must be a region name (got "${region}")`);
+    const endpoint = r.raw('S3_ENDPOINT');
+    const publicEndpoint = r.raw('S3_PUBLIC_ENDPOINT');
+    for (const [name, value] of [
+      ['S3_ENDPOINT', endpoint],
+      ['S3_PUBLIC_ENDPOINT', publicEndpoint],
+    ] as const) {
+      if (value !== undefined && !ENDPOINT.test(value)) {
+        r.problems.push(`${name} must be an http:// or https:// URL of a host, with no path or credentials`);
+      }
+    }
+    const accessKeyId = r.raw('S3_ACCESS_KEY_ID');
+    const secretAccessKey = r.raw('S3_SECRET_ACCESS_KEY');
+    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+      r.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together, or neither');
+    }
+    const prefix = r.raw('S3_PREFIX');
+    if (prefix !== undefined && (!PREFIX.test(prefix) || prefix.length > 200)) {
+      r.problems.push('S3_PREFIX must be up to 200 of A-Z, a-z, 0-9, . _ - in segments joined by /');
+    }
+    s3 = {
+      bucket,
+      region,
+      endpoint: endpoint?.replace(/\/$/, ''),
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: r.bool('S3_FORCE_PATH_STYLE', false),
+      prefix: prefix === undefined ? '' : prefix.replace(/\/?$/, '/'),
+      publicEndpoint: publicEndpoint?.replace(/\/$/, ''),
+    };
+  }
+  return {
+    store,
+    dir: resolve(r.raw('BLOB_DIR') ?? join(dataDir, 'blobs')),
+    s3,
+    downloadRedirect: r.oneOf('DOWNLOAD_REDIRECT', ['presigned', 'stream'] as const, 'presigned'),
+    presignTtlSeconds: r.int('PRESIGN_TTL_SECONDS', 60, 1, 3_600),
+    gcGraceHours: r.int('BLOB_GC_GRACE_HOURS', 24, 0, 87_600),
+    gcIntervalMinutes: r.int('BLOB_GC_INTERVAL_MINUTES', 60, 0, 10_080),
+  };
+}
+
 /** The secrets of a configuration, which the logger masks in every line. */
 export function configSecrets(config: AppConfig): string[] {
+  const s3 = config.storage.s3;
   return [
     ...(config.databaseUrl ? databaseUrlSecrets(config.databaseUrl) : []),
     ...(config.adminApiKey ? [config.adminApiKey] : []),
     ...(config.metricsToken ? [config.metricsToken] : []),
+    ...(s3?.accessKeyId ? [s3.accessKeyId] : []),
+    ...(s3?.secretAccessKey ? [s3.secretAccessKey] : []),
   ];
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DatabaseProbe } from './database-probe';
+import { DatabaseProbe, StoreProbe } from './database-probe';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController], providers: [DatabaseProbe] })
+@Module({ controllers: [HealthController], providers: [DatabaseProbe, StoreProbe] })
 export class HealthModule {}

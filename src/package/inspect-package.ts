@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { PackageLimits } from './limits';
 import type { Requires } from '../policy';
 import { buildCanonicalZip, CanonicalFile } from './canonical-zip';
+import { FileOffset, fileOffsets } from './file-offsets';
 import { MAX_SKILL_MD_BYTES, parseSkillMd } from './frontmatter';
 import { ManifestFile, manifestRevision, sortManifest } from './manifest';
 import { Problem, problem } from './problem';
@@ -13,6 +14,7 @@ import { findSkillRoot } from './skill-root';
 import { ExpansionBudget, listZip, readEntry, ZipEntry } from './zip-reader';
 
 export type { ManifestFile } from './manifest';
+export type { FileOffset } from './file-offsets';
 export type { Problem, ProblemCode, WarningCode } from './problem';
 
 export interface PackageInspection {
@@ -38,6 +40,8 @@ export interface PackageInspection {
   canonical: Buffer | null;
   /** `sha256:<hex>` of `canonical`; null when invalid. */
   contentHash: string | null;
+  /** Where each file of `files` lies in `canonical` (docs/storage.md#single-files); null when invalid. */
+  fileOffsets: FileOffset[] | null;
   /** Bytes of the upload. */
   uploadSize: number;
 }
@@ -56,6 +60,7 @@ export function emptyInspection(uploadSize: number): PackageInspection {
     revision: null,
     canonical: null,
     contentHash: null,
+    fileOffsets: null,
     uploadSize,
     allowedTools: null,
     requires: { bins: [], env: [] },
@@ -77,6 +82,7 @@ export function inspectPackage(bytes: Buffer, limits: PackageLimits): PackageIns
     }));
     result.canonical = buildCanonicalZip(result.name!, files);
     result.contentHash = `sha256:${createHash('sha256').update(result.canonical).digest('hex')}`;
+    result.fileOffsets = fileOffsets(result.canonical, result.name!, result.files);
   }
   return result;
 }

@@ -11,7 +11,7 @@ import { GroupMemberEntity } from '../groups/group-member.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { SkillBindingEntity } from '../skill-bindings/skill-binding.entity';
 import { SkillSearchEntity } from '../skills/search/skill-search.entity';
-import { SkillBlobEntity } from '../skills/skill-blob.entity';
+import { SkillBlobEntity } from '../storage/skill-blob.entity';
 import { SkillTagEntity } from '../skills/skill-tag.entity';
 import { SkillVersionEntity } from '../skills/skill-version.entity';
 import { SkillEntity } from '../skills/skill.entity';

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ResolutionModule } from '../resolution/resolution.module';
 import { ResolutionFactsModule } from '../selection-facts/resolution-facts.module';
 import { SkillsModule } from '../skills/skills.module';
+import { DownloadRows } from './download-rows';
+import { PackageReads } from './package-reads.service';
 import { SkillDownloadsController } from './skill-downloads.controller';
 import { SkillDownloadsService } from './skill-downloads.service';
 import { SkillFilesController } from './skill-files.controller';
@@ -13,7 +15,7 @@ import { SkillFilesController } from './skill-files.controller';
 @Module({
   imports: [ResolutionFactsModule, SkillsModule, ResolutionModule],
   controllers: [SkillDownloadsController, SkillFilesController],
-  providers: [SkillDownloadsService],
+  providers: [SkillDownloadsService, PackageReads, DownloadRows],
   exports: [SkillDownloadsService],
 })
 export class SkillDownloadsModule {}

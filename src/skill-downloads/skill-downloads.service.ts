@@ -1,20 +1,20 @@
-// Downloads, manifests, single files and the Wegent lookup for users and task tokens. A token
-// reaches only the skills its task resolves to, at the versions it resolves to.
+// Manifests and the Wegent lookup for users and task tokens (the bytes: package-reads.service.ts). A
+// token reaches only the skills its task resolves to, at the versions it resolves to.
 import { Injectable } from '@nestjs/common';
 import { Principal, TaskTokenPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { parseId } from '../common/http/id.pipe';
-import { DEFAULT_NAMESPACE, tokenReadsTask, tokenSkillRef } from '../access';
+import { DEFAULT_NAMESPACE, tokenSkillRef } from '../access';
 import { lookupByName, plainIdentity, SkillRef } from '../resolver';
 import { ManifestDto } from '../skills/dto/skill.dto';
-import { SkillFile, SkillFilesService } from '../skills/skill-files.service';
+import type { SkillFile } from '../skills/skill-files.service';
 import { SKILL_NOT_FOUND, SkillReaders } from '../skills/skill-readers';
 import { SkillEntity } from '../skills/skill.entity';
-import { SkillDownload, SkillsReadService } from '../skills/skills-read.service';
+import { SkillsReadService } from '../skills/skills-read.service';
 import { SkillsRepository } from '../skills/skills.repository';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import { ResolutionFactsRepository } from '../selection-facts/resolution-facts.repository';
 import { TaskResolutionService } from '../resolution/task-resolution.service';
+import { optionalId, PackageReads } from './package-reads.service';
 
 interface ReadTarget {
   skill: SkillEntity;
@@ -32,14 +32,6 @@ export interface WegentSkill {
   status: { fileHash: string };
 }
 
-/** A query-string id: absent is undefined, anything but a positive 32-bit integer names nothing. */
-function optionalId(value: string | undefined, notFound: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const id = parseId(value);
-  if (id === null) throw DomainError.notFound(notFound);
-  return id;
-}
-
 @Injectable()
 export class SkillDownloadsService {
   constructor(
@@ -48,22 +40,8 @@ export class SkillDownloadsService {
     private readonly skills: SkillsRepository,
     private readonly reads: SkillsReadService,
     private readonly readers: SkillReaders,
-    private readonly files: SkillFilesService,
+    private readonly packages: PackageReads,
   ) {}
-
-  async download(
-    principal: Principal,
-    skillId: number,
-    query: { version?: string; task_id?: string },
-    ifNoneMatch?: string,
-  ): Promise<SkillDownload> {
-    const version = optionalId(query.version, 'Version not found');
-    const taskId = optionalId(query.task_id, TASK_NOT_FOUND);
-    if (principal.kind === 'user') return this.reads.download(principal, skillId, version, ifNoneMatch);
-    if (taskId !== undefined && !tokenReadsTask(principal, taskId)) throw DomainError.notFound(TASK_NOT_FOUND);
-    const target = await this.tokenTarget(principal, skillId, version);
-    return this.reads.downloadReadable(target.skill, target.version, ifNoneMatch, target.immutable, target.admin);
-  }
 
   /** The manifest with SKILL.md, for users and for task tokens (their resolved set only). */
   async manifest(principal: Principal, skillId: number, version: number | undefined): Promise<ManifestDto> {
@@ -71,29 +49,14 @@ export class SkillDownloadsService {
     return this.reads.manifestReadable(target.skill, target.version, target.admin);
   }
 
-  /** One file of a version (docs/api.md#single-files), with the same access as the manifest. */
-  async file(
-    principal: Principal,
-    skillId: number,
-    path: string,
-    version: number | undefined,
-    ifNoneMatch?: string,
-  ): Promise<SkillFile> {
-    const target = await this.target(principal, skillId, version);
-    return this.files.open(target.skill, target.version, path, ifNoneMatch, target.immutable, target.admin);
-  }
-
-  /** One file's bytes (no conditional request), and the version they were read from. */
-  async openFile(
+  /** One file's bytes (no conditional request), and the version they were read from (MCP `resources/read`). */
+  openFile(
     principal: Principal,
     skillId: number,
     path: string,
     version: number | undefined,
   ): Promise<Extract<SkillFile, { notModified: false }> & { version: number }> {
-    const target = await this.target(principal, skillId, version);
-    const file = await this.files.open(target.skill, target.version, path, undefined, target.immutable, target.admin);
-    if (file.notModified) throw new Error('a file read without If-None-Match answered 304');
-    return { ...file, version: target.version };
+    return this.packages.openFile(principal, skillId, path, version);
   }
 
   /**

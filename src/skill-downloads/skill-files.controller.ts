@@ -4,12 +4,13 @@ import type { Request, Response } from 'express';
 import { AllowTaskToken, CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { ApiErrors, VERSION_GONE } from '../common/errors/error-response.dto';
+import { ApiErrors, STORE_UNAVAILABLE, VERSION_GONE } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { ApiIfNoneMatch } from '../common/openapi/api-if-none-match.decorator';
 import { ManifestDto, VersionQuery } from '../skills/dto/skill.dto';
 import { sendSkillFile } from '../skills/file.response';
+import { PackageReads } from './package-reads.service';
 import { SkillDownloadsService } from './skill-downloads.service';
 
 /**
@@ -30,7 +31,10 @@ function requestedPath(req: Request): string {
 @ApiTags('skills')
 @Controller('skills/:id')
 export class SkillFilesController {
-  constructor(private readonly reads: SkillDownloadsService) {}
+  constructor(
+    private readonly reads: SkillDownloadsService,
+    private readonly packages: PackageReads,
+  ) {}
 
   @Get('manifest')
   @AllowTaskToken()
@@ -84,6 +88,7 @@ export class SkillFilesController {
       when: 'no such skill, version or path (compared byte for byte), one the caller may not read, or (a token) outside its resolved set',
     },
     VERSION_GONE,
+    ...STORE_UNAVAILABLE,
   )
   async file(
     @CurrentPrincipal() principal: Principal,
@@ -93,7 +98,7 @@ export class SkillFilesController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile | undefined> {
-    const file = await this.reads.file(principal, id, requestedPath(req), query.version, ifNoneMatch);
+    const file = await this.packages.file(principal, id, requestedPath(req), query.version, ifNoneMatch);
     return sendSkillFile(res, file);
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nes
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import type { UserPrincipal } from '../auth/principal';
-import { ApiErrors, JSON_BODY_ERRORS } from '../common/errors/error-response.dto';
+import { ApiErrors, JSON_BODY_ERRORS, STORE_UNAVAILABLE } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { PutTagDto, TagDto, TagListDto, UpdateVersionStatusDto } from './dto/skill-lifecycle.dto';
@@ -55,6 +55,30 @@ export class SkillLifecycleController {
     @Body() body: UpdateVersionStatusDto,
   ): Promise<VersionDto> {
     return this.lifecycle.setStatus(caller, id, version, body);
+  }
+
+  @Delete(':id/versions/:version/content')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'purgeSkillVersionContent',
+    summary: "Delete a revoked version's bytes from the package store (admins)",
+    description:
+      'The bytes stay while another version has the same ones. Afterwards its downloads and files answer 410 VERSION_REVOKED to everyone, admins too; its manifest stays. A URL handed out before lives until it expires (docs/storage.md#purge). Audited `skill_version.purge`.',
+  })
+  @ApiParam(VERSION_PARAM)
+  @ApiNoContentResponse({ description: 'Purged (or purged before)' })
+  @ApiErrors(
+    { code: 'FORBIDDEN', when: 'the caller is not an admin' },
+    { code: 'NOT_FOUND', when: 'no such skill (or one the caller may not read), or no such version' },
+    'VERSION_NOT_REVOKED',
+    ...STORE_UNAVAILABLE,
+  )
+  purge(
+    @CurrentUser() caller: UserPrincipal,
+    @Param('id', IdPipe) id: number,
+    @Param('version', IdPipe) version: number,
+  ): Promise<void> {
+    return this.lifecycle.purge(caller, id, version);
   }
 
   @Get(':id/tags')

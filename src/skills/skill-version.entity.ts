@@ -1,9 +1,8 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
-import { SkillBlobEntity } from './skill-blob.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
-import type { ManifestFile } from '../package/inspect-package';
+import type { FileOffset, ManifestFile } from '../package/inspect-package';
 import type { VersionStatus } from '../resolver';
 
 /**
@@ -24,13 +23,12 @@ export class SkillVersionEntity {
   @JoinColumn({ name: 'skill_id', foreignKeyConstraintName: 'skill_versions_skill_id_fkey' })
   skill?: SkillEntity;
 
-  /** `sha256:<hex>` of the stored zip bytes; the download ETag. */
+  /**
+   * `sha256:<hex>` of the stored zip bytes; the download ETag, and the store's key
+   * (docs/storage.md#keys). No foreign key: the bytes may live outside the database.
+   */
   @Column({ type: 'varchar', length: 71 })
   contentHash: string;
-
-  @ManyToOne(() => SkillBlobEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'content_hash', foreignKeyConstraintName: 'skill_versions_content_hash_fkey' })
-  blob?: SkillBlobEntity;
 
   /** `sha256:<hex>` of the RFC 8785 JSON of the file list. */
   @Column({ type: 'varchar', length: 71 })
@@ -55,6 +53,17 @@ export class SkillVersionEntity {
   /** docs/packages.md#tool-policy-fields: `{bins, env}`, sorted and unique, empty lists when nothing is declared. */
   @Column({ type: 'jsonb' })
   requires: Requires;
+
+  /**
+   * Where each manifest file lies in the stored zip, in manifest order (docs/storage.md#single-files);
+   * null when the bytes could not be read to record it. Read only where single files are served.
+   */
+  @Column({ type: 'jsonb', nullable: true, select: false })
+  fileOffsets: FileOffset[] | null;
+
+  /** When an admin purged the bytes of this (revoked) version; null while they are kept (docs/storage.md#purge). */
+  @Column({ type: 'timestamptz', nullable: true })
+  bytesPurgedAt: Date | null;
 
   /** The text of SKILL.md; read only where it is served, never with version lists. */
   @Column({ type: 'text', select: false })

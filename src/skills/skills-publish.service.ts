@@ -1,4 +1,6 @@
-// Publishing: validate the package before any transaction, then one transaction per publish.
+// Publishing: validate the package before any transaction, write its bytes to the store, then one
+// transaction per publish (docs/storage.md#publish): a crash between the two leaves at most bytes
+// nothing refers to (the garbage sweep's), never a version without its bytes.
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_NAMESPACE, groupNameProblems } from '../access';
 import { UserPrincipal } from '../auth/principal';
@@ -11,6 +13,7 @@ import { PackageInspection } from '../package/inspect-package';
 import { PackageInspector } from './package-inspector.service';
 import { SkillReaders } from './skill-readers';
 import { toSkillDto } from './skill.mapper';
+import { CanonicalBytes, PublishedBytes } from './published-bytes.service';
 import { NewVersion, SkillsRepository } from './skills.repository';
 
 export interface UploadedPackage {
@@ -25,6 +28,7 @@ export class SkillsPublishService {
     private readonly readers: SkillReaders,
     private readonly inspector: PackageInspector,
     private readonly metrics: MetricsService,
+    private readonly bytes: PublishedBytes,
   ) {}
 
   async validate(file: UploadedPackage | undefined): Promise<ValidationReportDto> {
@@ -52,9 +56,15 @@ export class SkillsPublishService {
     await this.access.requireCreate(caller, namespace, isPublic);
     const inspection = await this.inspect(file!);
     try {
-      const created = await this.skills.createSkill(
-        { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
-        newVersion(inspection, caller.userId),
+      const created = await this.bytes.keep(
+        canonicalBytes(inspection),
+        (kept) =>
+          this.skills.createSkill(
+            { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
+            newVersion(inspection, caller.userId),
+            kept,
+          ),
+        () => true,
       );
       return { ...toSkillDto(created.skill, created.latest, created.tags), warnings: inspection.warnings };
     } catch (err) {
@@ -76,7 +86,11 @@ export class SkillsPublishService {
     if (inspection.name !== skill.name) {
       throw new DomainError('NAME_MISMATCH', `The package is named ${inspection.name}, the skill ${skill.name}`);
     }
-    const result = await this.skills.addVersion(skill.id, newVersion(inspection, caller.userId));
+    const result = await this.bytes.keep(
+      canonicalBytes(inspection),
+      (kept) => this.skills.addVersion(skill.id, newVersion(inspection, caller.userId), kept),
+      (added) => added.created,
+    );
     return {
       created: result.created,
       skill: { ...toSkillDto(result.skill, result.latest, result.tags), warnings: inspection.warnings },
@@ -102,10 +116,15 @@ function requireFile(file: UploadedPackage | undefined): UploadedPackage {
 }
 
 /** What is stored is the canonical zip rebuilt from the accepted files, never the upload. */
+function canonicalBytes(inspection: PackageInspection): CanonicalBytes {
+  return { contentHash: inspection.contentHash!, canonical: inspection.canonical! };
+}
+
 function newVersion(inspection: PackageInspection, userId: number): NewVersion {
   return {
-    data: inspection.canonical!,
+    size: inspection.canonical!.length,
     contentHash: inspection.contentHash!,
+    fileOffsets: inspection.fileOffsets!,
     revision: inspection.revision!,
     fileCount: inspection.files.length,
     manifest: inspection.files,

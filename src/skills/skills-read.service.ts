@@ -3,7 +3,6 @@ import { Actor } from '../access';
 import { bytesGone } from '../resolver';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { ifNoneMatchHits } from '../common/http/etag';
 import { DEFAULT_LIMIT, Page, toPage } from '../common/http/pagination';
 import { NamespaceAccess } from '../groups/namespace-access.service';
 import { ManifestDto, SkillDto, SkillListQuery, VersionDto } from './dto/skill.dto';
@@ -15,14 +14,21 @@ import { SkillsRepository } from './skills.repository';
 
 const VERSION_NOT_FOUND = 'Version not found';
 
-/** The bytes of a revoked version are gone for everyone but admins (docs/resolution.md#version-lifecycle). */
-export function requireBytes(skill: SkillEntity, v: SkillVersionEntity, admin: boolean): void {
+type VersionState = Pick<SkillVersionEntity, 'version' | 'status' | 'bytesPurgedAt'>;
+
+/** A revoked version is gone for everyone but admins (docs/resolution.md#version-lifecycle). */
+function requireNotRevoked(skill: SkillEntity, v: Pick<VersionState, 'version' | 'status'>, admin: boolean): void {
   if (bytesGone(v.status, admin)) throw DomainError.versionGone(`Version ${v.version} of ${skill.name} is revoked`);
 }
 
-export type SkillDownload =
-  | { notModified: true; contentHash: string }
-  | { notModified: false; contentHash: string; data: Buffer; filename: string; immutable: boolean };
+/**
+ * The bytes of a revoked version are gone for everyone but admins, and for admins too once purged
+ * (docs/storage.md#purge); its manifest stays as the record.
+ */
+export function requireBytes(skill: SkillEntity, v: VersionState, admin: boolean): void {
+  requireNotRevoked(skill, v, admin);
+  if (v.bytesPurgedAt) throw DomainError.versionGone(`Version ${v.version} of ${skill.name} is revoked and purged`);
+}
 
 @Injectable()
 export class SkillsReadService {
@@ -84,41 +90,7 @@ export class SkillsReadService {
   async manifestReadable(skill: SkillEntity, version: number, admin = false): Promise<ManifestDto> {
     const v = await this.skills.findVersionWithSkillMd(skill.id, version);
     if (!v) throw DomainError.notFound(VERSION_NOT_FOUND);
-    requireBytes(skill, v, admin);
+    requireNotRevoked(skill, v, admin);
     return toManifestDto(skill, v);
-  }
-
-  /** The bytes of a version (the latest by default); 304 from the version row alone. */
-  async download(caller: Actor, id: number, version: number | undefined, ifNoneMatch?: string): Promise<SkillDownload> {
-    const skill = await this.readers.readable(caller, await this.skills.findById(id));
-    return this.downloadReadable(skill, version, ifNoneMatch, version !== undefined, caller.isAdmin);
-  }
-
-  /** For callers whose access was decided elsewhere (task tokens); `immutable` when a version was asked for. */
-  async downloadReadable(
-    skill: SkillEntity,
-    version: number | undefined,
-    ifNoneMatch?: string,
-    immutable = version !== undefined,
-    admin = false,
-  ): Promise<SkillDownload> {
-    const v = await this.version(skill, version ?? (await this.skills.latestVersionOf(skill)));
-    requireBytes(skill, v, admin);
-    if (ifNoneMatchHits(ifNoneMatch, v.contentHash)) return { notModified: true, contentHash: v.contentHash };
-    const data = await this.skills.readBlob(v.contentHash);
-    if (!data) throw new DomainError('INTERNAL', `The bytes of ${skill.name} v${v.version} are missing`);
-    return {
-      notModified: false,
-      contentHash: v.contentHash,
-      data,
-      filename: `${skill.name}-${v.version}.zip`,
-      immutable,
-    };
-  }
-
-  private async version(skill: SkillEntity, version: number): Promise<SkillVersionEntity> {
-    const v = await this.skills.findVersion(skill.id, version);
-    if (!v) throw DomainError.notFound(VERSION_NOT_FOUND);
-    return v;
   }
 }

@@ -24,7 +24,7 @@ import {
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/auth.decorators';
 import type { UserPrincipal } from '../auth/principal';
-import { ApiErrors, UPLOAD_ERRORS } from '../common/errors/error-response.dto';
+import { ApiErrors, STORE_UNAVAILABLE, UPLOAD_ERRORS } from '../common/errors/error-response.dto';
 import { ApiAuth } from '../common/http/api-auth.decorator';
 import { IdPipe } from '../common/http/id.pipe';
 import { PageQuery } from '../common/http/pagination';
@@ -71,6 +71,7 @@ export class SkillsController {
   @ApiCreatedResponse({ type: PublishedSkillDto })
   @ApiErrors(
     ...UPLOAD_ERRORS,
+    ...STORE_UNAVAILABLE,
     'SKILL_INVALID',
     { code: 'FORBIDDEN', when: '`public=true` by a caller who is not an admin, or below Developer in the group' },
     { code: 'NOT_FOUND', when: 'the group does not exist or the caller has no role there' },
@@ -115,6 +116,7 @@ export class SkillsController {
   @ApiOkResponse({ type: PublishedSkillDto, description: 'Identical to the latest version: unchanged' })
   @ApiErrors(
     ...UPLOAD_ERRORS,
+    ...STORE_UNAVAILABLE,
     'SKILL_INVALID',
     'NAME_MISMATCH',
     { code: 'FORBIDDEN', when: 'the caller may read the skill but not change it' },

@@ -3,7 +3,10 @@ import { MulterModule } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { PackageDelivery } from './package-delivery.service';
 import { PackageInspector, UploadSlotInterceptor } from './package-inspector.service';
+import { PublishedBytes } from './published-bytes.service';
+import { SkillBytesRepository } from './skill-bytes.repository';
 import { SkillFilesService } from './skill-files.service';
 import { SkillLifecycleController } from './skill-lifecycle.controller';
 import { SkillLifecycleRepository } from './skill-lifecycle.repository';
@@ -44,7 +47,18 @@ import { SkillsRepository } from './skills.repository';
     SkillFilesService,
     SkillLifecycleRepository,
     SkillLifecycleService,
+    SkillBytesRepository,
+    PackageDelivery,
+    PublishedBytes,
   ],
-  exports: [SkillsRepository, SkillReaders, SkillsReadService, SkillsSearchService, SkillFilesService],
+  exports: [
+    SkillsRepository,
+    SkillReaders,
+    SkillsReadService,
+    SkillsSearchService,
+    SkillFilesService,
+    SkillBytesRepository,
+    PackageDelivery,
+  ],
 })
 export class SkillsModule {}

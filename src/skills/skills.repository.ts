@@ -4,12 +4,12 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
 import { deleteSearchDocument, writeSearchDocument } from './search/search-document';
-import { SkillBlobEntity } from './skill-blob.entity';
 import { readableScopeSql } from '../access';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
-import type { ManifestFile } from '../package/inspect-package';
+import type { FileOffset, ManifestFile } from '../package/inspect-package';
+import { holdBytesShared } from '../storage/blob-locks';
 import { PreparedStatement, queryPrepared } from '../database/prepared-query';
 import type { VersionStatus } from '../resolver';
 
@@ -94,8 +94,10 @@ interface WithLatestRow {
 }
 
 export interface NewVersion {
-  data: Buffer;
+  /** Bytes of the stored zip, which the store holds already (docs/storage.md#publish). */
+  size: number;
   contentHash: string;
+  fileOffsets: FileOffset[];
   revision: string;
   fileCount: number;
   manifest: ManifestFile[];
@@ -134,10 +136,6 @@ export class SkillsRepository {
     return this.db.manager.findOneBy(SkillEntity, { id });
   }
 
-  findVersion(skillId: number, version: number): Promise<SkillVersionEntity | null> {
-    return this.db.manager.findOneBy(SkillVersionEntity, { skillId, version });
-  }
-
   /** A version with its SKILL.md text, which plain reads leave out. */
   findVersionWithSkillMd(skillId: number, version: number): Promise<SkillVersionEntity | null> {
     return this.db.manager
@@ -145,18 +143,6 @@ export class SkillsRepository {
       .addSelect('v.skillMd')
       .where('v.skill_id = :skillId AND v.version = :version', { skillId, version })
       .getOne();
-  }
-
-  /**
-   * `length` bytes of a stored package from byte `offset` (fewer at its end). The blob column is
-   * stored uncompressed out of line, so PostgreSQL reads only the chunks the slice covers.
-   */
-  async readBlobRange(contentHash: string, offset: number, length: number): Promise<Buffer | null> {
-    const rows: Array<{ data: Buffer }> = await this.db.query(
-      'SELECT substring(data FROM $2 FOR $3) AS data FROM skill_blobs WHERE content_hash = $1',
-      [contentHash, offset + 1, length],
-    );
-    return rows[0]?.data ?? null;
   }
 
   /** Newest first, versions below `before` when given; `limit + 1` rows to tell if more exist. */
@@ -202,16 +188,13 @@ export class SkillsRepository {
     return row ? withLatestOf(row) : null;
   }
 
-  async readBlob(contentHash: string): Promise<Buffer | null> {
-    const rows: Array<{ data: Buffer }> = await this.db.query('SELECT data FROM skill_blobs WHERE content_hash = $1', [
-      contentHash,
-    ]);
-    return rows[0]?.data ?? null;
-  }
-
-  /** Version 1 of a new skill, its blob and the skill row, in one transaction. */
-  createSkill(skill: NewSkill, version: NewVersion): Promise<SkillWithLatest> {
+  /**
+   * Version 1 of a new skill and the skill row, in one transaction. `bytesKept` runs in it first,
+   * under the stored bytes' lock (storage/blob-locks.ts): it makes sure the bytes are in the store.
+   */
+  createSkill(skill: NewSkill, version: NewVersion, bytesKept: BytesKept): Promise<SkillWithLatest> {
     return this.db.transaction(async (tx) => {
+      await keepBytes(tx, bytesKept);
       const saved = await tx.save(
         tx.create(SkillEntity, {
           ...skill,
@@ -237,7 +220,11 @@ export class SkillsRepository {
    * Version N+1 under the skill's row lock, so concurrent uploads get consecutive numbers; the same
    * files as the latest version (the same revision) create nothing (`created: false`).
    */
-  addVersion(skillId: number, version: NewVersion): Promise<SkillWithLatest & { created: boolean }> {
+  addVersion(
+    skillId: number,
+    version: NewVersion,
+    bytesKept: BytesKept,
+  ): Promise<SkillWithLatest & { created: boolean }> {
     return this.db.transaction(async (tx) => {
       const skill = await tx.findOne(SkillEntity, { where: { id: skillId }, lock: { mode: 'pessimistic_write' } });
       if (!skill || skill.deletedAt) throw DomainError.notFound('Skill not found');
@@ -246,6 +233,7 @@ export class SkillsRepository {
         const [unchanged] = await this.withLatest([skill], tx);
         return { ...unchanged, created: false };
       }
+      await keepBytes(tx, bytesKept);
       const latest = await this.insertVersion(tx, skillId, skill.latestVersion + 1, version);
       await tx.update(
         SkillEntity,
@@ -301,21 +289,15 @@ export class SkillsRepository {
     number: number,
     v: NewVersion,
   ): Promise<SkillVersionEntity> {
-    await tx
-      .createQueryBuilder()
-      .insert()
-      .into(SkillBlobEntity)
-      .values({ contentHash: v.contentHash, data: v.data, size: v.data.length })
-      .orIgnore()
-      .execute();
     return tx.save(
       tx.create(SkillVersionEntity, {
         skillId,
         version: number,
         contentHash: v.contentHash,
         revision: v.revision,
-        size: v.data.length,
+        size: v.size,
         fileCount: v.fileCount,
+        fileOffsets: v.fileOffsets,
         manifest: v.manifest,
         frontmatter: v.frontmatter,
         skillMd: v.skillMd,
@@ -363,6 +345,14 @@ export class SkillsRepository {
     const byId = new Map(rows.map((row) => [row.id, withLatestOf(row)]));
     return skills.map((skill) => ({ ...byId.get(skill.id)!, skill }));
   }
+}
+
+/** Makes sure a version's bytes are in the store, in its transaction `tx` (docs/storage.md#publish). */
+export type BytesKept = (tx: EntityManager) => Promise<void>;
+
+async function keepBytes(tx: EntityManager, bytesKept: BytesKept): Promise<void> {
+  await holdBytesShared(tx);
+  await bytesKept(tx);
 }
 
 function withLatestOf(row: WithLatestRow): SkillWithLatest {

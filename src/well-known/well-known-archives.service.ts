@@ -3,14 +3,15 @@
 // the result (about 0.06 ms of CPU for a 20 KB skill, 2.4 ms for 2 MB), so archives are built per
 // request and only their digests are kept: a version's files never change, so neither does its
 // archive.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppLogger } from '../common/logging/app-logger';
 import type { ManifestFile } from '../package/manifest';
 import { rootArchive } from '../package/root-archive';
 import { StoredPackageError } from '../package/stored-package';
 import { installerRefusal } from '../skill-index/discovery-index';
-import { SkillsRepository } from '../skills/skills.repository';
+import { packageKey } from '../storage/blob-keys';
+import { BLOB_STORE, BlobStore } from '../storage/blob-store';
 import { PublicVersion, WellKnownRepository } from './well-known.repository';
 
 /** Versions whose archives are built at once when many are new (a first index of a large registry). */
@@ -39,7 +40,7 @@ export class WellKnownArchives {
 
   constructor(
     private readonly repository: WellKnownRepository,
-    private readonly skills: SkillsRepository,
+    @Inject(BLOB_STORE) private readonly store: BlobStore,
     private readonly logger: AppLogger,
   ) {}
 
@@ -91,7 +92,7 @@ export class WellKnownArchives {
       this.known.set(version.contentHash, null);
       return null;
     }
-    const stored = await this.skills.readBlob(version.contentHash);
+    const stored = await this.store.get(packageKey(version.contentHash));
     try {
       if (!stored) throw new StoredPackageError('the stored package is missing');
       const data = rootArchive(stored, version.contentHash, version.name, manifest);

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { SkillsModule } from '../skills/skills.module';
 import { WellKnownArchives } from './well-known-archives.service';
 import { WellKnownController } from './well-known.controller';
 import { WellKnownIndexService } from './well-known-index.service';
@@ -7,7 +6,6 @@ import { WellKnownRepository } from './well-known.repository';
 
 /** The well-known index of public skills and their archives (docs/well-known.md). */
 @Module({
-  imports: [SkillsModule],
   controllers: [WellKnownController],
   providers: [WellKnownRepository, WellKnownArchives, WellKnownIndexService],
 })

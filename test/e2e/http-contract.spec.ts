@@ -11,7 +11,7 @@ describe('the HTTP contract: errors, limits, logs', () => {
 
   it('health and docs need no credentials', async () => {
     expect((await t.http.get('/api/health/live')).body).toEqual({ status: 'ok' });
-    expect((await t.http.get('/api/health/ready')).body).toEqual({ status: 'ok', database: 'up' });
+    expect((await t.http.get('/api/health/ready')).body).toEqual({ status: 'ok', database: 'up', store: 'up' });
     expect((await t.http.get('/api/docs')).status).toBe(200);
     expect((await t.http.get('/api/docs-json')).status).toBe(200);
   });

@@ -78,12 +78,17 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   { op: 'endMcpSession', expect: { status: 405, code: 'METHOD_NOT_ALLOWED', why: 'the endpoint is stateless' } },
   { op: 'listAuditEvents' },
   { op: 'getMetrics' },
+  { op: 'sweepPackageStore' },
   { op: 'revokeTaskTokens' },
   { op: 'deleteSubscription' },
   { op: 'deleteTeam' },
   { op: 'deleteBot' },
   { op: 'deleteGhost' },
   { op: 'updateSkillVersionStatus' },
+  {
+    op: 'purgeSkillVersionContent',
+    expect: { status: 409, code: 'VERSION_NOT_REVOKED', why: 'version 1 was deprecated, not revoked' },
+  },
   { op: 'deleteSkillTag' },
   {
     op: 'deleteSkill',

@@ -80,9 +80,11 @@ const PINNED_OPERATIONS = [
   'GET /api/skills/{id} getSkill skills',
   'DELETE /api/skills/{id} deleteSkill skills',
   'PATCH /api/skills/{id}/versions/{version} updateSkillVersionStatus skills',
+  'POST /api/admin/blob-gc sweepPackageStore storage',
   'GET /api/skills/{id}/tags listSkillTags skills',
   'PUT /api/skills/{id}/tags/{tag} putSkillTag skills',
   'DELETE /api/skills/{id}/tags/{tag} deleteSkillTag skills',
+  'DELETE /api/skills/{id}/versions/{version}/content purgeSkillVersionContent skills',
   'POST /api/skills/{id}/versions createSkillVersion skills',
   'GET /api/skills/{id}/versions listSkillVersions skills',
   'GET /api/skills/{id}/manifest getSkillManifest skills',
@@ -134,7 +136,22 @@ const PINNED_OPERATIONS = [
  * authenticated one may answer (401, 429, 503) and what every JSON body may (400 BAD_REQUEST, 408, 413).
  */
 const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
-  getReadiness: [[503, 'DATABASE_UNAVAILABLE']],
+  purgeSkillVersionContent: [
+    [403, 'FORBIDDEN'],
+    [404, 'NOT_FOUND'],
+    [409, 'VERSION_NOT_REVOKED'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
+  sweepPackageStore: [
+    [400, 'VALIDATION_FAILED'],
+    [403, 'FORBIDDEN'],
+    [409, 'IN_USE'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
+  getReadiness: [
+    [503, 'DATABASE_UNAVAILABLE'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   createUser: [
     [400, 'VALIDATION_FAILED'],
     [403, 'FORBIDDEN'],
@@ -171,6 +188,7 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
     [409, 'SKILL_EXISTS'],
     [413, 'PACKAGE_TOO_LARGE'],
     [429, 'RATE_LIMITED'],
+    [503, 'STORAGE_UNAVAILABLE'],
   ],
   createSkillVersion: [
     [400, 'VALIDATION_FAILED'],
@@ -180,6 +198,7 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
     [404, 'NOT_FOUND'],
     [408, 'REQUEST_TIMEOUT'],
     [413, 'PACKAGE_TOO_LARGE'],
+    [503, 'STORAGE_UNAVAILABLE'],
   ],
   validateSkillPackage: [
     [400, 'VALIDATION_FAILED'],
@@ -194,8 +213,14 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   getSkill: [[404, 'NOT_FOUND']],
   listSkillVersions: [[404, 'NOT_FOUND']],
   getSkillManifest: [[404, 'NOT_FOUND']],
-  downloadSkill: [[404, 'NOT_FOUND']],
-  getSkillFile: [[404, 'NOT_FOUND']],
+  downloadSkill: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
+  getSkillFile: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   deleteSkill: [
     [403, 'FORBIDDEN'],
     [404, 'NOT_FOUND'],
@@ -300,7 +325,10 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string]>> = {
   ],
   getTaskRemoteSkills: [[404, 'NOT_FOUND']],
   listSkillsWegent: [[404, 'NOT_FOUND']],
-  downloadSkillWegent: [[404, 'NOT_FOUND']],
+  downloadSkillWegent: [
+    [404, 'NOT_FOUND'],
+    [503, 'STORAGE_UNAVAILABLE'],
+  ],
   sendMcpMessage: [
     [400, 'BAD_REQUEST'],
     [400, 'VALIDATION_FAILED'],
@@ -415,6 +443,7 @@ describe('the OpenAPI document', () => {
       'mcp',
       'audit',
       'metrics',
+      'storage',
     ]);
     expect((doc.tags as Json[]).filter((tag) => !(tag.description?.length > 10))).toEqual([]);
     expect(new Set(operations(doc).map(({ op }) => op.tags[0]))).toEqual(new Set(declared));

@@ -2,10 +2,14 @@
 // tokens (docs/api.md#authentication): headers, 304, binary and large files, exact paths, and damaged stored bytes.
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { packageKey } from '../../src/storage/blob-keys';
+import { BLOB_STORE, BlobStore } from '../../src/storage/blob-store';
 import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
-import { binary, publishSkill, publishVersion, sha256 } from '../support/skills';
+import { binary, publishSkill, publishVersion, replaceStoredBytes, sha256 } from '../support/skills';
 import { ADMIN_KEY, as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { skillZip } from '../support/zip-builder';
 
@@ -246,25 +250,43 @@ describe('single files and the manifest', () => {
 
   it('damaged stored bytes are a 500 before the answer starts, and a cut connection after', async () => {
     const owner = await createUser(t, 'dora');
-    const damaged = await publishSkill(t, owner, 'damaged', {}, { files: { 'big.bin': randomBytes(300 * 1024) } });
-    const hash = damaged.latest_version.content_hash;
-    // The end record: the stored package no longer reads as one.
+    const big = randomBytes(300 * 1024);
+    const older = await publishSkill(t, owner, 'older', {}, { files: { 'big.bin': big } });
+    // A version a release before the offsets published (a replica not yet upgraded): its package is
+    // read whole once, and its offsets recorded for the next reads.
+    const offsets = () =>
+      withClient(t.db.url, (c) =>
+        c.query('SELECT file_offsets FROM skill_versions WHERE skill_id = $1', [older.id]).then((r) => r.rows[0]),
+      );
+    const recorded = await offsets();
     await withClient(t.db.url, (c) =>
-      c.query(
-        `UPDATE skill_blobs SET data = overlay(data PLACING '\\x00000000'::bytea FROM length(data) - 21) WHERE content_hash = $1`,
-        [hash],
-      ),
+      c.query('UPDATE skill_versions SET file_offsets = NULL WHERE skill_id = $1', [older.id]),
     );
+    const read = await raw(`/api/skills/${older.id}/files/big.bin`, owner.key);
+    expect({ status: read.status, same: read.body.equals(big) }).toEqual({ status: 200, same: true });
+    expect(await offsets()).toEqual(recorded);
+
+    // No offsets and bytes that do not hash to the version's: a 500 before the answer starts.
+    const damaged = await publishSkill(t, owner, 'damaged', {}, { files: { 'big.bin': randomBytes(300 * 1024) } });
+    await withClient(t.db.url, (c) =>
+      c.query('UPDATE skill_versions SET file_offsets = NULL WHERE skill_id = $1', [damaged.id]),
+    );
+    const stored = (await t.app.get<BlobStore>(BLOB_STORE).get(packageKey(damaged.latest_version.content_hash)))!;
+    stored[stored.length - 30] ^= 1;
+    await replaceStoredBytes(t, damaged.latest_version.content_hash, stored);
     expectError(await t.http.get(`/api/skills/${damaged.id}/files/big.bin`).set(as(owner.key)), 500, 'INTERNAL');
+
+    // Bytes the store lost.
+    const lost = await publishSkill(t, owner, 'lost', {}, { files: { 'a.txt': 'a' } });
+    rmSync(join(t.config.storage.dir, ...packageKey(lost.latest_version.content_hash).split('/')));
+    expectError(await t.http.get(`/api/skills/${lost.id}/files/a.txt`).set(as(owner.key)), 500, 'INTERNAL');
 
     const other = await publishSkill(t, owner, 'damaged-data', {}, { files: { 'big.bin': randomBytes(300 * 1024) } });
     // Bytes deep inside the (stored) data of big.bin: found only once the answer has started.
-    await withClient(t.db.url, (c) =>
-      c.query(
-        `UPDATE skill_blobs SET data = overlay(data PLACING '\\xffffffff'::bytea FROM 290000) WHERE content_hash = $1`,
-        [other.latest_version.content_hash],
-      ),
-    );
+    const hash = other.latest_version.content_hash;
+    const bytes = (await t.app.get<BlobStore>(BLOB_STORE).get(packageKey(hash)))!;
+    bytes.fill(0xff, 289_999, 290_003);
+    await replaceStoredBytes(t, hash, bytes);
     const outcome = await raw(`/api/skills/${other.id}/files/big.bin`, owner.key).then(
       (res) => ({ status: res.status, complete: res.body.length === Number(res.headers['content-length']) }),
       (err: Error) => ({ error: err.message }),

@@ -1,7 +1,17 @@
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { withClient } from '../support/database';
-import { binary, Caller, publish, publishSkill, publishVersion, sha256, skillRowCounts } from '../support/skills';
+import { packageKey } from '../../src/storage/blob-keys';
+import {
+  binary,
+  Caller,
+  publish,
+  publishSkill,
+  publishVersion,
+  sha256,
+  skillRowCounts,
+  storedObjects,
+} from '../support/skills';
 import { ADMIN_KEY, as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { buildZip, skillZip } from '../support/zip-builder';
 
@@ -216,10 +226,10 @@ describe('skill registry', () => {
       const first = await publish(t, alice, zip);
       const second = await publish(t, bob, rezipped);
       expect(second.body.latest_version.content_hash).toBe(first.body.latest_version.content_hash);
-      const blobs = await withClient(t.db.url, (c) =>
-        c.query('SELECT count(*) FROM skill_blobs WHERE content_hash = $1', [first.body.latest_version.content_hash]),
+      const stored = (await storedObjects(t)).filter(
+        (o) => o.key === packageKey(first.body.latest_version.content_hash),
       );
-      expect(Number(blobs.rows[0].count)).toBe(1);
+      expect(stored).toHaveLength(1);
     });
   });
 

@@ -10,11 +10,13 @@ import request from 'supertest';
 import { createApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { archiveName, DISCOVERY_SCHEMA } from '../../src/skill-index/discovery-index';
+import { packageKey } from '../../src/storage/blob-keys';
+import { BLOB_STORE, BlobStore } from '../../src/storage/blob-store';
 import { sha256Hex, tree } from '../support/client-harness';
-import { isServerMode, withClient } from '../support/database';
+import { isServerMode } from '../support/database';
 import { listen, rawRequest } from '../support/raw-http';
 import { Scenario } from '../support/scenario';
-import { binary, publishSkill, publishVersion, skillRowCounts } from '../support/skills';
+import { binary, publishSkill, publishVersion, replaceStoredBytes, skillRowCounts } from '../support/skills';
 import { ADMIN_KEY, as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { skillZip } from '../support/zip-builder';
 
@@ -312,11 +314,9 @@ describe('the well-known index with WELL_KNOWN_INDEX=public', () => {
     const skill = await publishSkill(t, ADMIN_KEY, 'damaged-bytes', { public: 'true' });
     const hash = skill.latest_version.content_hash;
     // Damaged behind the app's back before any index read the version: one byte of its data flipped.
-    await withClient(t.db.url, (c) =>
-      c.query('UPDATE skill_blobs SET data = set_byte(data, 40, get_byte(data, 40) # 1) WHERE content_hash = $1', [
-        hash,
-      ]),
-    );
+    const stored = (await t.app.get<BlobStore>(BLOB_STORE).get(packageKey(hash)))!;
+    stored[40] ^= 1;
+    await replaceStoredBytes(t, hash, stored);
     const logged = t.logs.length;
     const { skills } = await index(t);
     expect(skills).toEqual(before);

@@ -16,7 +16,10 @@ describe('the service on its embedded database (real processes)', () => {
   it('boots on a fresh folder, serves health and Swagger, writes the first admin key, stops cleanly', async () => {
     const service = startService({ DATA_DIR: dataDir });
     const port = await service.ready;
-    expect(await getJson(port, '/api/health/ready')).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
+    expect(await getJson(port, '/api/health/ready')).toEqual({
+      status: 200,
+      body: { status: 'ok', database: 'up', store: 'up' },
+    });
     expect((await fetch(`http://127.0.0.1:${port}/api/docs`)).status).toBe(200);
 
     const keyFile = join(dataDir, 'admin-api-key');
@@ -52,7 +55,10 @@ describe('the service on its embedded database (real processes)', () => {
     expect(existsSync(join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
     // Every migration is already in the template: nothing is applied at boot.
     expect(service.lines.some((l) => l.includes('"migrations applied"'))).toBe(false);
-    expect(await getJson(port, '/api/health/ready')).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
+    expect(await getJson(port, '/api/health/ready')).toEqual({
+      status: 200,
+      body: { status: 'ok', database: 'up', store: 'up' },
+    });
     expect(await service.stop('SIGTERM')).toBe(0);
 
     const again = startService({ DATA_DIR: dataDir });

@@ -41,7 +41,7 @@ import {
 } from '../support/client-harness';
 import { withClient } from '../support/database';
 import { Scenario } from '../support/scenario';
-import { publish, publishVersion } from '../support/skills';
+import { publish, publishVersion, replaceStoredBytes } from '../support/skills';
 import { as, createUser, startTestApp, TestApp, TestUser } from '../support/test-app';
 import { buildZip, ZipEntryInput } from '../support/zip-builder';
 
@@ -664,16 +664,13 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       const hostileCache = fresh('hostile-cache');
       for (const [title, zip] of cases()) {
         const hash = `sha256:${sha256Hex(zip)}`;
-        await withClient(t.db.url, async (c) => {
-          await c.query(
-            'INSERT INTO skill_blobs (content_hash, data, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-            [hash, zip, zip.length],
-          );
-          await c.query('UPDATE skill_versions SET content_hash = $1 WHERE skill_id = $2 AND version = 1', [
+        await replaceStoredBytes(t, hash, zip);
+        await withClient(t.db.url, (c) =>
+          c.query('UPDATE skill_versions SET content_hash = $1 WHERE skill_id = $2 AND version = 1', [
             hash,
             skills.hostile.id,
-          ]);
-        });
+          ]),
+        );
         t.changed();
         const run = await sync(target, hostileCache, [], hostile.task.id, hostile.token);
         expect({ title, code: run.code }).toEqual({ title, code: 4 });

@@ -28,7 +28,10 @@ onServer('the service on a PostgreSQL server (real processes)', () => {
     const b = startService(env);
     const [portA, portB] = await Promise.all([a.ready, b.ready]);
     for (const port of [portA, portB]) {
-      expect(await getJson(port, '/api/health/ready')).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
+      expect(await getJson(port, '/api/health/ready')).toEqual({
+        status: 200,
+        body: { status: 'ok', database: 'up', store: 'up' },
+      });
       expect((await getJson(port, '/api/users/me', { 'x-api-key': env.ADMIN_API_KEY })).status).toBe(200);
     }
     const rows = await withClient(db.url, (c) => c.query('SELECT name FROM typeorm_migrations ORDER BY id'));

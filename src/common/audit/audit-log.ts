@@ -20,10 +20,11 @@ export const AUDIT_TARGET_TYPES = [
   'execution_request',
   'skill_binding',
   'skill_tag',
+  'blob',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-export const AUDIT_VERBS = ['create', 'update', 'delete', 'revoke', 'persist'] as const;
+export const AUDIT_VERBS = ['create', 'update', 'delete', 'revoke', 'persist', 'gc', 'purge'] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];
 
 /** JSON details of an event: ids, names, versions, flags. Never a key, a token or a hash of one. */

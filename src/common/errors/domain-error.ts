@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   VERSION_REVOKED: 409,
   VERSION_YANKED: 409,
   VERSION_TAGGED: 409,
+  // docs/storage.md#purge: only a revoked version's bytes are purged.
+  VERSION_NOT_REVOKED: 409,
   REQUEST_TIMEOUT: 408,
   PACKAGE_TOO_LARGE: 413,
   BODY_TOO_LARGE: 413,
@@ -27,6 +29,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   DATABASE_UNAVAILABLE: 503,
+  // docs/storage.md#when-the-store-does-not-answer
+  STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

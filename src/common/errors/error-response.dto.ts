@@ -111,6 +111,15 @@ const EXAMPLE_ANSWERS = {
     code: 'DATABASE_UNAVAILABLE',
     message: 'The database did not answer in time or is unreachable; try again',
   },
+  STORAGE_UNAVAILABLE: { code: 'STORAGE_UNAVAILABLE', message: 'The package store did not answer in time' },
+  SWEEP_RUNNING: {
+    code: 'IN_USE',
+    message: 'A garbage sweep is running (here or on another replica); try again when it ends',
+  },
+  VERSION_NOT_REVOKED: {
+    code: 'VERSION_NOT_REVOKED',
+    message: "Version 3 is active: only a revoked version's bytes can be purged",
+  },
 } as const satisfies Record<string, ExampleAnswer>;
 
 export type ErrorExampleName = keyof typeof EXAMPLE_ANSWERS;
@@ -143,6 +152,8 @@ const WHEN: Record<DocumentedCode, string> = {
   RATE_LIMITED:
     'too many failed authentications from this address (every request carrying credentials from it, until `Retry-After`)',
   DATABASE_UNAVAILABLE: 'the database did not answer in time',
+  STORAGE_UNAVAILABLE: 'the package store failed or did not answer in time; nothing was stored',
+  VERSION_NOT_REVOKED: 'only the bytes of a revoked version can be purged',
 };
 
 /** An error answer of one operation: a code, or a code with this operation's own wording and example. */
@@ -239,9 +250,12 @@ export const TASK_NOT_FOUND: ErrorCase = {
 export const VERSION_GONE: ErrorCase = {
   code: 'VERSION_REVOKED',
   status: 410,
-  when: 'the version is revoked: its bytes are gone for everyone but admins',
+  when: 'the version is revoked: its bytes are gone for everyone but admins, and for admins too once purged',
   example: 'VERSION_GONE',
 };
+
+/** The 503s of a route that reads or writes package bytes: the database's, and the package store's (docs/storage.md). */
+export const STORE_UNAVAILABLE: ErrorCase[] = ['DATABASE_UNAVAILABLE', 'STORAGE_UNAVAILABLE'];
 
 /** What every route that reads a JSON body may answer besides its own rules. */
 export const JSON_BODY_ERRORS: ErrorCase[] = [

@@ -18,6 +18,9 @@ export type AuthFailureReason = 'missing' | 'invalid';
 export type RateLimitReason = 'auth_failures' | 'uploads' | 'inspections';
 const RATE_LIMIT_REASONS: readonly RateLimitReason[] = ['auth_failures', 'uploads', 'inspections'];
 
+/** How a download's bytes reached the client: a 302 to the store, or through the service. */
+export type DownloadDelivery = 'redirect' | 'stream';
+
 /** Seconds; uploads and slow clients reach the 120 s request limit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
@@ -34,6 +37,9 @@ export class MetricsService {
   private readonly packagesRejected: Counter<'code'>;
   private readonly authFailures: Counter<'reason'>;
   private readonly rateLimitedRequests: Counter<'reason'>;
+  private readonly downloads: Counter<'delivery' | 'store'>;
+  private readonly storeDuration: Histogram<'store' | 'operation'>;
+  private readonly storeErrors: Counter<'store' | 'operation'>;
 
   constructor(@InjectDataSource() db: DataSource) {
     const registers = [this.registry];
@@ -75,6 +81,25 @@ export class MetricsService {
       name: `${PREFIX}rate_limited_requests_total`,
       help: 'Requests refused with 429, by the limit they hit',
       labelNames: ['reason'],
+      registers,
+    });
+    this.downloads = new Counter({
+      name: `${PREFIX}downloads_total`,
+      help: 'Package downloads answered with bytes, by delivery (redirect: a 302 to the store; stream: through the service) and store',
+      labelNames: ['delivery', 'store'],
+      registers,
+    });
+    this.storeDuration = new Histogram({
+      name: `${PREFIX}store_request_duration_seconds`,
+      help: 'Requests to the package store, by store and operation (until the answer begins)',
+      labelNames: ['store', 'operation'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.storeErrors = new Counter({
+      name: `${PREFIX}store_errors_total`,
+      help: 'Requests to the package store that failed or did not answer in time, by store and operation',
+      labelNames: ['store', 'operation'],
       registers,
     });
     for (const result of ['hit', 'miss']) this.cacheLookups.inc({ cache: 'resolution', result }, 0);
@@ -119,6 +144,17 @@ export class MetricsService {
 
   authFailed(reason: AuthFailureReason): void {
     this.authFailures.inc({ reason });
+  }
+
+  /** A download answered with its bytes or a redirect to them (not a 304 or an error). */
+  downloaded(delivery: DownloadDelivery, store: string): void {
+    this.downloads.inc({ delivery, store });
+  }
+
+  /** One request to the package store; `failed` when it failed or did not answer in time. */
+  storeRequest(store: string, operation: string, seconds: number, failed: boolean): void {
+    this.storeDuration.observe({ store, operation }, seconds);
+    if (failed) this.storeErrors.inc({ store, operation });
   }
 
   /** A request refused with 429 RATE_LIMITED; the rate limiter calls this once per refusal. */

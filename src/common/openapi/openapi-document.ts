@@ -70,6 +70,10 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
     description: 'Who changed what and when, newest first: admins see all, group Owners their namespaces.',
   },
   { name: 'metrics', description: 'Prometheus metrics, for admins or the `METRICS_TOKEN`.' },
+  {
+    name: 'storage',
+    description: 'The package store: the garbage sweep of what no version refers to (admins). See docs/storage.md.',
+  },
 ];
 
 const DESCRIPTION = [

@@ -1,6 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** Uploaded package bytes, stored once per content hash and never changed. */
+/**
+ * The `database` store's objects (docs/storage.md#database): package bytes by content hash, written
+ * once and never changed. No version refers to a row by a foreign key: the bytes may live in another
+ * store, and publish writes them before the version (docs/storage.md#publish).
+ */
 @Entity('skill_blobs')
 export class SkillBlobEntity {
   /** `sha256:<hex>` of `data`. */

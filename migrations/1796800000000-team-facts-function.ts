@@ -9,8 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * is kept. Each lookup goes through its primary key (LIMIT 1 keeps it a per-row index scan instead
  * of a hash of every bot and ghost). `plan_cache_mode` is set for the function's own statement.
  */
-export class TeamFactsFunction1796700000000 implements MigrationInterface {
-  name = 'TeamFactsFunction1796700000000';
+export class TeamFactsFunction1796800000000 implements MigrationInterface {
+  name = 'TeamFactsFunction1796800000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
