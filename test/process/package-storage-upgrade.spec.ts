@@ -48,11 +48,15 @@ async function backToTheReleaseBefore(url: string): Promise<void> {
   const db = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
   await db.initialize();
   try {
-    const last = await db.query<Array<{ name: string }>>(
-      'SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1',
-    );
-    expect(last[0].name).toBe(MIGRATIONS[MIGRATIONS.length - 1].name);
-    await db.undoLastMigration({ transaction: 'all' });
+    // Every migration from the storage one on is undone, the storage one last.
+    const storage = MIGRATIONS.findIndex((m) => m.name.startsWith('PackageStorage'));
+    for (let undone = MIGRATIONS.length - 1; undone >= storage; undone--) {
+      const last = await db.query<Array<{ name: string }>>(
+        'SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1',
+      );
+      expect(last[0].name).toBe(MIGRATIONS[undone].name);
+      await db.undoLastMigration({ transaction: 'all' });
+    }
     const columns = await db.query<unknown[]>(
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'skill_versions' AND column_name IN ('file_offsets', 'bytes_purged_at')`,
     );
