@@ -6,6 +6,8 @@ import { ClientError, EXIT_FAILED, EXIT_INTEGRITY, EXIT_USAGE, errorMessage, Usa
 import { DEFAULT_SLOW_DOWNLOAD, MAX_TIMEOUT_MS, SlowDownloadRule } from './deadline';
 import { ClientPackageLimits, DEFAULT_PACKAGE_LIMITS, defaultCacheDir, LIMIT_VARIABLES } from './limits';
 import { printLines } from './printable';
+import { CONNECTION_LOST } from './retry';
+import type { RetryNotice } from './service-client';
 import type * as Publish from './publish';
 import type { PublishResult } from './publish';
 import { ProgressEvent, sync, SyncResult } from './sync';
@@ -107,6 +109,15 @@ function size(bytes: number): string {
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** One retry about to be made (docs/sandbox-client.md#retries). */
+function retryLine(notice: RetryNotice & { what: string }): string {
+  const said = notice.status === CONNECTION_LOST ? 'dropped the connection' : `answered ${notice.status}`;
+  return (
+    `skill-resolver: ${notice.what}: ${notice.by} ${said}${notice.detail}; ` +
+    `trying again in ${(notice.waitMs / 1000).toFixed(1)} s (retry ${notice.attempt})`
+  );
+}
+
 function progressPrinter(print: Printer, quiet: boolean, taskId: number): (event: ProgressEvent) => void {
   return (event) => {
     if (event.kind === 'warning') return print.err(`skill-resolver: warning: ${event.message}`);
@@ -132,10 +143,7 @@ function progressPrinter(print: Printer, quiet: boolean, taskId: number): (event
             (event.from === 'download' ? ` (${size(event.bytes)})` : ''),
         );
       case 'retry':
-        return print.err(
-          `skill-resolver: ${event.what}: ${event.by} answered ${event.status}${event.detail}; ` +
-            `trying again in ${(event.waitMs / 1000).toFixed(1)} s (retry ${event.attempt})`,
-        );
+        return print.err(retryLine(event));
     }
   };
 }
@@ -331,11 +339,7 @@ async function runPublish(
     timeoutMs: seconds('--timeout', values.timeout),
     limits: limitsFrom(env),
     signal,
-    onRetry: (notice) =>
-      print.err(
-        `skill-resolver: ${notice.what}: ${notice.by} answered ${notice.status}${notice.detail}; ` +
-          `trying again in ${(notice.waitMs / 1000).toFixed(1)} s (retry ${notice.attempt})`,
-      ),
+    onRetry: (notice) => print.err(retryLine(notice)),
   });
   return publishLines(result, dir, print, values.json === true);
 }

@@ -5,6 +5,13 @@
 
 /** The answers that mean "try again": the service (or the store) is overloaded or rate-limits. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/**
+ * No answer at all: the connection was refused, or reset before the answer began (a server under
+ * a storm dropping connections, or closing an idle keep-alive connection as it is reused). The
+ * request did nothing on the other side that a second one would not, so it is sent again as a 503
+ * would be. A connection lost once an answer's body had begun is not retried (docs/sandbox-client.md#retries).
+ */
+export const CONNECTION_LOST = 0;
 /** Retries of one request at most; with the backoff below they span about 30 s at most. */
 export const MAX_RETRIES = 8;
 /** The backoff's first window: the first retry waits up to this long, each next one twice as long. */
@@ -15,6 +22,7 @@ export const BACKOFF_CAP_MS = 8_000;
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface RetryInput {
+  /** The answer's status, or CONNECTION_LOST. */
   status: number;
   /** Retries already made of this request (0 before the first). */
   attempt: number;
@@ -46,15 +54,15 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /**
- * Whether to send the request again, and after how long. Only 503 and 429 are retried, at most
- * MAX_RETRIES times. A Retry-After is honoured (plus up to BACKOFF_BASE_MS of jitter, so the
+ * Whether to send the request again, and after how long. Only 503, 429 and a connection lost
+ * before any answer are retried, at most MAX_RETRIES times. A Retry-After is honoured (plus up to BACKOFF_BASE_MS of jitter, so the
  * sandboxes one answer told to wait do not all come back at the same instant), unless it asks
  * for more than MAX_RETRY_AFTER_MS; without one, exponential backoff with full jitter: a wait
  * drawn evenly from [0, min(BACKOFF_CAP_MS, BACKOFF_BASE_MS x 2^attempt)). A wait that would end
  * past the deadline is not started.
  */
 export function retryDecision(input: RetryInput): RetryDecision {
-  if (!RETRYABLE_STATUSES.has(input.status)) return { retry: false, why: 'status' };
+  if (!RETRYABLE_STATUSES.has(input.status) && input.status !== CONNECTION_LOST) return { retry: false, why: 'status' };
   if (input.attempt >= MAX_RETRIES) return { retry: false, why: 'attempts' };
   const asked = retryAfterMs(input.retryAfter, input.now);
   if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return { retry: false, why: 'retry-after' };

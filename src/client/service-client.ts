@@ -6,7 +6,7 @@ import { Agent as HttpAgent, IncomingHttpHeaders, request as httpRequest } from 
 import { checkInterval, describeRule, RateWindow, SlowDownloadRule } from './deadline';
 import { ClientError, EXIT_FAILED, errnoCode, errorMessage, UsageError } from './errors';
 import { FOLLOWED_REDIRECTS, redirectTarget } from './redirect';
-import { describeGiveUp, RETRYABLE_STATUSES, retryDecision } from './retry';
+import { CONNECTION_LOST, describeGiveUp, RETRYABLE_STATUSES, retryDecision } from './retry';
 
 export interface HttpAnswer {
   status: number;
@@ -145,7 +145,32 @@ export class ServiceClient {
     const target = new URL(`${this.root.apiPrefix}${path}`, this.root.origin);
     const random = this.bounds.random ?? Math.random;
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.follow(target, options, payload);
+      let answer: HttpAnswer;
+      try {
+        answer = await this.follow(target, options, payload);
+      } catch (err) {
+        if (!(err instanceof ConnectionLost) || err.afterData) throw err;
+        const decision = retryDecision({
+          status: CONNECTION_LOST,
+          attempt,
+          retryAfter: undefined,
+          remainingMs: this.bounds.remainingMs(),
+          now: Date.now(),
+          random: random(),
+        });
+        if (!decision.retry)
+          throw new ClientError(EXIT_FAILED, `${err.message}${describeGiveUp(decision.why, attempt)}`);
+        this.retries++;
+        options.onRetry?.({
+          by: err.by,
+          status: CONNECTION_LOST,
+          detail: ` (${err.code})`,
+          waitMs: decision.waitMs,
+          attempt: attempt + 1,
+        });
+        await this.bounds.sleep(decision.waitMs);
+        continue;
+      }
       if (!RETRYABLE_STATUSES.has(answer.status)) return answer;
       const decision = retryDecision({
         status: answer.status,
@@ -239,6 +264,8 @@ export class ServiceClient {
           ),
         );
       }, checkInterval(slow));
+      /** Part of a 200's body was handed to `onChunk`: a retry would hand it over twice. */
+      let delivered = false;
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
@@ -286,22 +313,44 @@ export class ServiceClient {
           }
           received += chunk.length;
           chunks.push(chunk);
-          if (ok) options.onChunk?.(chunk);
+          if (ok && options.onChunk) {
+            delivered = true;
+            options.onChunk(chunk);
+          }
         });
-        res.on('error', (err) => fail(networkError(err, place, origin)));
+        res.on('error', (err) => fail(networkError(err, place, origin, delivered)));
         res.on('aborted', () => fail(new ClientError(EXIT_FAILED, `The ${place} at ${origin} cut the answer short`)));
         res.on('end', () => {
           if (settle()) resolve(answer());
         });
       });
-      req.on('error', (err) => fail(networkError(err, place, origin)));
+      req.on('error', (err) => fail(networkError(err, place, origin, delivered)));
       req.end(payload?.body);
     });
   }
 }
 
-function networkError(err: unknown, place: string, origin: string): ClientError {
+/** Codes of a connection that failed without the other side having done anything a retry would repeat. */
+const LOST_CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED']);
+
+/** A connection refused or reset; `afterData` once part of a 200's body was handed on (never retried). */
+class ConnectionLost extends ClientError {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly by: string,
+    readonly afterData: boolean,
+  ) {
+    super(EXIT_FAILED, message);
+  }
+}
+
+function networkError(err: unknown, place: string, origin: string, afterData = false): ClientError {
   const code = errnoCode(err);
+  if (code && LOST_CONNECTION_CODES.has(code)) {
+    const by = place === 'store' ? `the store at ${origin}` : 'the service';
+    return new ConnectionLost(`Cannot reach the ${place} at ${origin}: ${code}`, code, by, afterData);
+  }
   if (code === 'HPE_HEADER_OVERFLOW') {
     return new ClientError(
       EXIT_FAILED,

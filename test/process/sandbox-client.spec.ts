@@ -1389,6 +1389,22 @@ describe('skill-resolver, the sandbox client (docs/sandbox-client.md)', () => {
       expect(out.stderr).toMatch(/11 requests \(8 retried\)/);
     });
 
+    it('a connection dropped before any answer, on the skills request and on each download: retried, done', async () => {
+      const seen = new Map<string, number>();
+      proxy.rules.drop = (path) => {
+        const n = (seen.get(path) ?? 0) + 1;
+        seen.set(path, n);
+        return (taskSkills(path) || isDownload(path)) && n <= 2;
+      };
+      const out = await run();
+      expect({ code: out.code, stderr: out.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      for (const name of ['beta', 'gamma']) await expectMaterialised(target, name);
+      expect(out.json).toEqual(expect.objectContaining({ retries: 3 * 2, failed: [] }));
+      expect(out.stderr).toMatch(
+        /The package of beta v\d+: the service dropped the connection \(ECONNRESET\); trying again in \d+\.\d s \(retry 2\)/,
+      );
+    });
+
     it.each<[string, StubAnswer, string[], RegExp]>([
       ['500', { status: 500, body: '{"code":"INTERNAL"}' }, [], /answered 500 \(INTERNAL\)$/m],
       ['502', { status: 502 }, [], /answered 502$/m],

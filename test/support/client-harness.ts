@@ -47,6 +47,8 @@ export interface ProxyRules {
   reset?: (path: string) => boolean;
   /** Never answers matching requests (not even the head), until the client goes. */
   silent?: (path: string) => boolean;
+  /** Closes the connection of matching requests at once, before any answer (a reset). */
+  drop?: (path: string) => boolean;
   /** Called when a request arrives (before it is forwarded). */
   onRequest?: (path: string) => void;
 }
@@ -91,6 +93,11 @@ export class Proxy {
     this.rules.onRequest?.(path);
     if (this.rules.silent?.(path)) {
       this.log.push({ method: req.method ?? 'GET', path, status: 0, bytes: 0 });
+      return;
+    }
+    if (this.rules.drop?.(path)) {
+      this.log.push({ method: req.method ?? 'GET', path, status: 0, bytes: 0 });
+      req.socket.resetAndDestroy();
       return;
     }
     const made = this.rules.answer?.(path);

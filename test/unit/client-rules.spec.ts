@@ -17,6 +17,7 @@ import { redirectTarget } from '../../src/client/redirect';
 import {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,
+  CONNECTION_LOST,
   MAX_RETRIES,
   MAX_RETRY_AFTER_MS,
   retryAfterMs,
@@ -343,6 +344,16 @@ describe('when a request is sent again', () => {
   it.each<[string, Partial<RetryInput>, RetryDecision]>([
     ['503, first retry: half of the first window', {}, { retry: true, waitMs: BACKOFF_BASE_MS / 2 }],
     ['429 likewise', { status: 429 }, { retry: true, waitMs: BACKOFF_BASE_MS / 2 }],
+    [
+      'a connection lost before any answer likewise',
+      { status: CONNECTION_LOST },
+      { retry: true, waitMs: BACKOFF_BASE_MS / 2 },
+    ],
+    [
+      'a connection lost, the attempts spent',
+      { status: CONNECTION_LOST, attempt: MAX_RETRIES },
+      { retry: false, why: 'attempts' },
+    ],
     ['the window doubles with each retry', { attempt: 3 }, { retry: true, waitMs: (BACKOFF_BASE_MS * 8) / 2 }],
     ['up to its cap', { attempt: 7 }, { retry: true, waitMs: BACKOFF_CAP_MS / 2 }],
     ['full jitter: as low as 0', { attempt: 5, random: 0 }, { retry: true, waitMs: 0 }],
