@@ -87,9 +87,11 @@ export function scenario(
       { row: small304, label: '÷ health/live', over: small304, under: health, bound: 'min', target: 0.9 },
       // Cost per request is the inverse of req/s: 100k's cost over 10k's is 10k's req/s over 100k's.
       { row: large200, label: 'cost ÷ 10k cost', over: small200, under: large200, bound: 'max', target: 1.2 },
+      // Shown, not targeted (docs/benchmarks.md#resolution-rows): a request that reads a task's row
+      // does more than the one-row read by its nature.
       ...coldRows.flatMap((row): Ratio[] => [
-        { row, label: '÷ one-row read', over: row, under: oneRow, bound: 'min', target: 0.8 },
-        { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99', bound: 'max', target: 2 },
+        { row, label: '÷ one-row read', over: row, under: oneRow },
+        { row, label: 'p99 ÷ its p99', over: row, under: oneRow, metric: 'p99' },
       ]),
       // Shown, not targeted: what the first request of each team costs after a change.
       ...bare.map((row): Ratio => ({ row, label: '÷ one-row read', over: row, under: oneRow })),
