@@ -18,6 +18,10 @@
 // Special paths (no repository behind them):
 //   /redirect/<host:port>/<rest>  302 to http://<host:port>/<rest> (query kept); a Location on another origin
 //   /hang/<anything>              accepted and never answered (until stop() or the client goes)
+//   /stall/<name>.git/...         the refs of <name> are advertised (GET), its fetches (POST) never answered
+//   /echo-auth/<name>.git/...     refs advertised (GET); a fetch (POST) gets a git error quoting the
+//                                 request's Authorization header and its decoded password (a remote
+//                                 that repeats credentials back)
 //
 // `commit(tree)` writes the whole tree of the new commit (not a change on top of the last one):
 // spread the previous tree to keep files. Its parent is the branch's current tip, if any. Every
@@ -217,6 +221,16 @@ export class GitTestServer {
     return `${this.url}/hang/${name}.git`;
   }
 
+  /** Repository `name` whose refs are advertised but whose fetches are never answered. */
+  stallUrl(name: string): string {
+    return `${this.url}/stall/${name}.git`;
+  }
+
+  /** Repository `name` whose fetches fail with a message quoting the credentials they carried. */
+  echoAuthUrl(name: string): string {
+    return `${this.url}/echo-auth/${name}.git`;
+  }
+
   /** A new empty bare repository served at repoUrl(name), HEAD naming `main`. */
   async createRepo(name: string): Promise<GitTestRepo> {
     const dir = join(this.root, `${name}.git`);
@@ -246,12 +260,29 @@ export class GitTestServer {
     const search = query < 0 ? '' : target.slice(query + 1);
 
     if (path.startsWith('/hang/')) return; // never answered
+    const special = /^\/(stall|echo-auth)(\/.*)$/.exec(path);
+    if (special && req.method === 'POST') {
+      if (special[1] === 'stall') return; // never answered
+      const given = req.headers.authorization ?? 'none';
+      const password = Buffer.from(given.replace(/^Basic /, ''), 'base64').toString();
+      const text = `ERR seen ${given} ${password}\n`;
+      const packet = `${(text.length + 4).toString(16).padStart(4, '0')}${text}`;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-result' });
+      res.end(packet);
+      return;
+    }
+    if (special) return this.serve(req, res, special[2], search);
     const redirect = /^\/redirect\/([^/]+)(\/.*)$/.exec(path);
     if (redirect) {
       res.writeHead(302, { location: `http://${redirect[1]}${redirect[2]}${query < 0 ? '' : `?${search}`}` });
       res.end();
       return;
     }
+    this.serve(req, res, path, search);
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, path: string, search: string): void {
     for (const [prefix, token] of this.auth) {
       if (!path.startsWith(prefix)) continue;
       const given = /^Basic (.+)$/.exec(req.headers.authorization ?? '');

@@ -11,6 +11,13 @@ export interface GitSettings {
   timeoutMs: number;
   /** Bytes fetched from the remote, GIT_MAX_FETCH_BYTES. */
   maxFetchBytes: number;
+  /**
+   * The files of the folder read, expanded, before they are read (413 GIT_FETCH_TOO_LARGE past
+   * it; the package limits apply after). Default maxFetchBytes.
+   */
+  maxFolderBytes?: number;
+  /** Entries under the folder read (files, links, submodules). Default 25,600 (50 skills of 512). */
+  maxFolderFiles?: number;
 }
 
 /** A remote a caller named, checked against the settings (the URL as git will be given it). */
@@ -43,7 +50,7 @@ export interface GitFolder {
   symlinks: string[];
   /** Submodules under the folder (gitlinks), relative paths: skipped with a warning. */
   submodules: string[];
-  /** Files whose bytes are Git LFS pointers, relative paths. */
+  /** Files whose bytes are Git LFS pointers, relative paths (also in `files`). */
   lfsPointers: string[];
 }
 
