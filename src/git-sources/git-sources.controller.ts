@@ -102,7 +102,7 @@ export class GitSourcesController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'checkSkillSource',
-    summary: "Resolve the ref again: `behind` when the skill's folder differs from the published one",
+    summary: "Resolve the ref again: behind when the skill's folder differs from the published one",
     description:
       'Only the folder counts: other paths of the repository moving leave `behind` false, and so does a change that was reverted. Audited `skill_source.check`.',
   })
