@@ -181,6 +181,26 @@ describe('folders', () => {
     }
   });
 
+  it('read the same from a remote that cannot leave blobs out', async () => {
+    const plain = await server.createRepo('plain', { allowFilter: false });
+    const commit = await plain.commit(tree);
+    const git = remote();
+    const alpha = await git.readFolder(at(plain.url, 'main', 'skills/alpha'), commit);
+    expect(alpha.files.map((file) => [file.path, file.mode, file.bytes.toString()])).toEqual([
+      ['SKILL.md', 0o100644, '---\nname: alpha\n---\n'],
+      ['scripts/run.sh', 0o100755, '#!/bin/sh\necho hi\n'],
+    ]);
+    expect(await git.treeId(at(plain.url, 'main', 'skills/alpha'), commit)).toBe(alpha.treeId);
+  });
+
+  it('a host no longer allowed is GIT_HOST_NOT_ALLOWED before anything is asked of it', async () => {
+    const before = server.requests.length;
+    const location = at(repo.url, 'main', 'skills/alpha');
+    const error = await failure(remote({ allowedHosts: [`http://${other.host}`] }).treeId(location, first));
+    expect(error.code).toBe('GIT_HOST_NOT_ALLOWED');
+    expect(server.requests.length).toBe(before);
+  });
+
   it('report symbolic links, submodules and Git LFS pointers', async () => {
     const odd = await server.createRepo('odd');
     const commit = await odd.commit({

@@ -25,7 +25,8 @@
 //
 // `commit(tree)` writes the whole tree of the new commit (not a change on top of the last one):
 // spread the previous tree to keep files. Its parent is the branch's current tip, if any. Every
-// served repository has uploadpack.allowFilter and uploadpack.allowAnySHA1InWant set.
+// served repository has uploadpack.allowAnySHA1InWant set, and uploadpack.allowFilter unless
+// createRepo(name, { allowFilter: false }).
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -44,6 +45,9 @@ export interface GitTestRequest {
   /** The path and query as the client sent them. */
   path: string;
   authorization?: string;
+  /** The answer's status and the body bytes git http-backend sent, once it is sent. */
+  status?: number;
+  bytes?: number;
 }
 
 /** The bytes of a Git LFS pointer file (what a repository stores in place of an LFS-tracked file). */
@@ -231,11 +235,14 @@ export class GitTestServer {
     return `${this.url}/echo-auth/${name}.git`;
   }
 
-  /** A new empty bare repository served at repoUrl(name), HEAD naming `main`. */
-  async createRepo(name: string): Promise<GitTestRepo> {
+  /**
+   * A new empty bare repository served at repoUrl(name), HEAD naming `main`; `allowFilter: false`
+   * makes it a remote that cannot leave blobs out (a fetch with a filter gets them all).
+   */
+  async createRepo(name: string, options: { allowFilter?: boolean } = {}): Promise<GitTestRepo> {
     const dir = join(this.root, `${name}.git`);
     await git(['init', '--bare', '--quiet', '--initial-branch=main', dir]);
-    await git(['config', 'uploadpack.allowFilter', 'true'], { cwd: dir });
+    await git(['config', 'uploadpack.allowFilter', String(options.allowFilter ?? true)], { cwd: dir });
     await git(['config', 'uploadpack.allowAnySHA1InWant', 'true'], { cwd: dir });
     return new GitTestRepo(dir, this.repoUrl(name));
   }
@@ -254,7 +261,19 @@ export class GitTestServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const target = req.url ?? '/';
-    this.requests.push({ method: req.method ?? 'GET', path: target, authorization: req.headers.authorization });
+    const record: GitTestRequest = {
+      method: req.method ?? 'GET',
+      path: target,
+      authorization: req.headers.authorization,
+    };
+    this.requests.push(record);
+    let bytes = 0;
+    const write = res.write.bind(res) as (chunk: Buffer) => boolean;
+    res.write = ((chunk: Buffer) => {
+      bytes += chunk.length;
+      return write(chunk);
+    }) as typeof res.write;
+    res.on('finish', () => Object.assign(record, { status: res.statusCode, bytes }));
     const query = target.indexOf('?');
     const path = query < 0 ? target : target.slice(0, query);
     const search = query < 0 ? '' : target.slice(query + 1);
