@@ -117,6 +117,13 @@ describe('refs', () => {
     expect((await failure(git.treeId(at(repo.url, unknown), unknown))).code).toBe('GIT_REF_NOT_FOUND');
   });
 
+  it('without the git program the import fails, and leaves nothing behind', async () => {
+    const missing = new GitRemote(settings, { tmpRoot, git: join(tmpRoot, 'no-such-git') });
+    const error = await failure(missing.resolve(at(repo.url, 'main')));
+    expect(error.code).toBe('GIT_FETCH_FAILED');
+    expect(error.message).toContain('git could not be started');
+  });
+
   it('a repository that does not exist is GIT_FETCH_FAILED with the remote status', async () => {
     const error = await failure(remote().resolve(at(server.repoUrl('missing'))));
     expect(error.code).toBe('GIT_FETCH_FAILED');

@@ -117,6 +117,8 @@ class Operation {
   adopt(child: ChildProcess): void {
     this.children.add(child);
     child.once('close', () => this.children.delete(child));
+    // A program that could not start never closes.
+    child.once('error', () => this.children.delete(child));
   }
 
   /** Ends the operation: every git still running is killed (and waited for), the folder removed. */
@@ -146,7 +148,7 @@ function killGroup(child: ChildProcess): void {
 
 function killAndWait(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
       resolve();
       return;
     }
