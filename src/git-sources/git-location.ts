@@ -1,4 +1,4 @@
-// The caller's url, ref and path, checked against what the operator allowed (docs/publishing.md#allowlist).
+// The caller's url, ref and path, checked against what the operator allowed (docs/publishing.md#allowlist-credentials-and-limits).
 import type { GitImportSettings } from '../config/app-config';
 import { checkGitLocation } from './git/git-rules';
 import type { GitLocation } from './git/git-remote.types';

@@ -1,5 +1,5 @@
 // How many imports (and updates and checks, which also talk to a remote) run at once
-// (docs/publishing.md#limits): at most 2 per replica and 1 per user; past that, 429 with Retry-After.
+// (docs/publishing.md#allowlist-credentials-and-limits): at most 2 per replica and 1 per user; past that, 429 with Retry-After.
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
 
