@@ -252,6 +252,12 @@ describe('limits', () => {
     expect(error.message).toContain(`${8 * MiB} bytes`);
   });
 
+  it('a folder of more entries than maxFolderFiles is refused before its files are fetched', async () => {
+    const error = await failure(remote({ maxFolderFiles: 1 }).readFolder(at(repo.url, 'main'), commit));
+    expect(error.code).toBe('GIT_FETCH_TOO_LARGE');
+    expect(error.message).toContain('more than 1 entries');
+  });
+
   it('a remote that never answers is GIT_TIMEOUT at the deadline', async () => {
     const error = await failure(remote({ timeoutMs: 1000 }).resolve(at(server.hangUrl())));
     expect(error.code).toBe('GIT_TIMEOUT');
@@ -305,6 +311,18 @@ describe('redirects and credentials', () => {
     expect(await git.resolve(at(url, 'main'))).toBe(commit);
     const folder = await git.readFolder(at(url, 'main'), commit);
     expect(folder.files).toEqual([{ path: 'SKILL.md', mode: 0o100644, bytes: Buffer.from('moved') }]);
+  });
+
+  it('three redirects are followed, a fourth is GIT_FETCH_FAILED', async () => {
+    const hops = (count: number): string => {
+      let url = other.repoUrl('moved');
+      for (let i = 0; i < count; i++) url = `${server.url}/redirect/${url.replace(/^http:\/\//, '')}`;
+      return url;
+    };
+    expect(await remote().resolve(at(hops(3), 'main'))).toBe(commit);
+    const error = await failure(remote().resolve(at(hops(4), 'main')));
+    expect(error.code).toBe('GIT_FETCH_FAILED');
+    expect(error.message).toContain('more than 3 times');
   });
 
   it('a token goes to its host only, and never comes back in an error', async () => {
