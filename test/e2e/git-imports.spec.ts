@@ -2,6 +2,7 @@
 // real git server on loopback (git http-backend) serving repositories built here: a monorepo at a
 // branch that moves, tags, a commit id, provenance, drift checks and updates, the package rules on
 // what is imported, the allowlist, the concurrency limits, and for every refusal: nothing stored.
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { withClient } from '../support/database';
 import { GitTestRepo, GitTestServer, lfsPointer } from '../support/git-server';
@@ -21,6 +22,8 @@ async function counts(t: TestApp): Promise<Record<string, number>> {
   }));
   return { ...(await skillRowCounts(t)), ...rows };
 }
+
+const PRIVATE_TOKEN = 'glpat-private-token-0123456789';
 
 describe('git imports', () => {
   let t: TestApp;
@@ -55,7 +58,11 @@ describe('git imports', () => {
 
   beforeAll(async () => {
     git = await GitTestServer.start();
-    t = await startTestApp({ GIT_ALLOWED_HOSTS: `http://${git.host}`, GIT_IMPORT_TIMEOUT_MS: '5000' });
+    t = await startTestApp({
+      GIT_ALLOWED_HOSTS: `http://${git.host}`,
+      GIT_CREDENTIALS: `${git.host}=${PRIVATE_TOKEN}`,
+      GIT_IMPORT_TIMEOUT_MS: '5000',
+    });
     alice = await createUser(t, 'alice');
     bob = await createUser(t, 'bob');
     carol = await createUser(t, 'carol');
@@ -194,6 +201,20 @@ describe('git imports', () => {
       expect((await t.http.post(`/api/skills/${alphaId}/source/update`).set(as(alice.key))).status).toBe(200);
     });
 
+    it('a change and its revert: no change', async () => {
+      const now = {
+        ...tree,
+        'README.md': '# Skills, revised\n',
+        'skills/alpha/SKILL.md': skillMd('alpha', '# Alpha, better\n'),
+      };
+      const changed = await mono.commit({ ...now, 'skills/beta/SKILL.md': skillMd('beta', '# Beta, for a moment\n') });
+      const check = await t.http.post(`/api/skills/${betaId}/source/check`).set(as(alice.key));
+      expect(check.body).toEqual(expect.objectContaining({ latest_commit: changed, behind: true }));
+      const reverted = await mono.commit(now);
+      const again = await t.http.post(`/api/skills/${betaId}/source/check`).set(as(alice.key));
+      expect(again.body).toEqual(expect.objectContaining({ latest_commit: reverted, behind: false }));
+    });
+
     it('a commit id pins the import: the old files become a new version, recorded at that commit', async () => {
       const res = await importAs(alice, { url: mono.url, ref: c1, path: 'skills/alpha' });
       expect(res.status).toBe(201);
@@ -214,7 +235,7 @@ describe('git imports', () => {
           details: expect.objectContaining({ url: mono.url, ref: 'main', commit: c1, path: 'skills/alpha' }),
         }),
       );
-      expect((await actions('skill_source.check')).length).toBe(3);
+      expect((await actions('skill_source.check')).length).toBe(5);
       const updates = await actions('skill_source.update');
       expect(updates.map((e: { details: { status: string } }) => e.details.status).sort()).toEqual([
         'unchanged',
@@ -389,6 +410,17 @@ describe('git imports', () => {
       expectError(await t.http.get(`/api/skills/${uploaded.body.id}/source`).set(as(carol.key)), 404, 'NOT_FOUND');
     });
 
+    it('a private repository: the configured token is sent to its host, and never shown', async () => {
+      const repo = await git.createRepo('private-skill');
+      git.requireAuth('private-skill', PRIVATE_TOKEN);
+      await repo.commit({ 'SKILL.md': skillMd('private-skill') });
+      const res = await importAs(carol, { url: repo.url });
+      expect(res.status).toBe(201);
+      expect(git.requests.some((r) => r.path.startsWith('/private-skill.git/') && r.authorization)).toBe(true);
+      expect(JSON.stringify(res.body)).not.toContain(PRIVATE_TOKEN);
+      expect(t.logs.join('\n')).not.toContain(PRIVATE_TOKEN);
+    });
+
     it('hosts not allowed, redirects to them, and URLs that are no repository address', async () => {
       const other = git.url.replace('127.0.0.1', 'localhost');
       await refused(alice, { url: `${other}/mono.git` }, 400, 'GIT_HOST_NOT_ALLOWED');
@@ -442,6 +474,34 @@ describe('git imports', () => {
       expect(await counts(t)).toEqual(before);
       expect((await importAs(alice, { url: mono.url, path: 'skills/beta' })).status).toBe(200);
     });
+  });
+});
+
+describe('git imports past the fetch limit', () => {
+  let t: TestApp;
+  let git: GitTestServer;
+
+  beforeAll(async () => {
+    git = await GitTestServer.start();
+    t = await startTestApp({ GIT_ALLOWED_HOSTS: `http://${git.host}`, GIT_MAX_FETCH_BYTES: '65536' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await git?.stop();
+  });
+
+  it('a fetch past GIT_MAX_FETCH_BYTES: 413 GIT_FETCH_TOO_LARGE, nothing stored', async () => {
+    const repo = await git.createRepo('large');
+    await repo.commit({ 'SKILL.md': skillMd('large'), 'data.bin': randomBytes(1024 * 1024) });
+    const user = await createUser(t, 'erin');
+    const before = await counts(t);
+    expectError(
+      await t.http.post('/api/skills/imports').set(as(user.key)).send({ url: repo.url }),
+      413,
+      'GIT_FETCH_TOO_LARGE',
+    );
+    expect(await counts(t)).toEqual(before);
   });
 });
 
