@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SkillsModule } from '../skills/skills.module';
+import { GitFetcher } from './git-fetcher.service';
 import { GitImportsService } from './git-imports.service';
+import { GitPackages } from './git-packages.service';
 import { gitRemoteProvider } from './git-remote.provider';
 import { GitSourcesController } from './git-sources.controller';
 import { ImportSlots } from './import-slots';
@@ -11,6 +13,14 @@ import { SkillSourcesService } from './skill-sources.service';
 @Module({
   imports: [SkillsModule],
   controllers: [GitSourcesController],
-  providers: [gitRemoteProvider, ImportSlots, GitImportsService, SkillSourcesService, SkillSourcesRepository],
+  providers: [
+    gitRemoteProvider,
+    ImportSlots,
+    GitFetcher,
+    GitPackages,
+    GitImportsService,
+    SkillSourcesService,
+    SkillSourcesRepository,
+  ],
 })
 export class GitSourcesModule {}

@@ -1,42 +1,28 @@
 // A skill's git source (docs/publishing.md#check-and-update): what it was published from, whether
 // the folder moved on since (the check), and a new version from where the ref is now (the update).
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { MetricsService } from '../common/metrics/metrics.service';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
 import { VersionDto } from '../skills/dto/skill.dto';
-import { PackageInspector } from '../skills/package-inspector.service';
 import { SkillReaders } from '../skills/skill-readers';
 import type { SkillEntity } from '../skills/skill.entity';
-import type { VersionSource } from '../skills/skill-version.entity';
 import { toVersionDto } from '../skills/skill.mapper';
-import { SkillsPublishService } from '../skills/skills-publish.service';
 import { SkillsRepository } from '../skills/skills.repository';
 import { SkillSourceDto } from './dto/git-source.dto';
-import { folderSkills, skillArchive } from './folder-skills';
-import { locate } from './git-location';
-import { GIT_REMOTE } from './git-remote.provider';
-import type { GitLocation, GitRemoteReader } from './git/git-remote.types';
-import { ImportSlots, withDeadline } from './import-slots';
+import { GitFetcher, GitSession } from './git-fetcher.service';
+import { GitPackages } from './git-packages.service';
+import type { GitLocation } from './git/git-remote.types';
 import { SkillSourceEntity } from './skill-source.entity';
 import { SkillSourcesRepository } from './skill-sources.repository';
-
-const NO_SOURCE = 'The skill has no git source';
 
 @Injectable()
 export class SkillSourcesService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(GIT_REMOTE) private readonly remote: GitRemoteReader,
-    private readonly slots: ImportSlots,
+    private readonly fetcher: GitFetcher,
+    private readonly packages: GitPackages,
     private readonly sources: SkillSourcesRepository,
     private readonly skills: SkillsRepository,
     private readonly readers: SkillReaders,
-    private readonly publish: SkillsPublishService,
-    private readonly inspector: PackageInspector,
-    private readonly metrics: MetricsService,
   ) {}
 
   async get(caller: UserPrincipal, skillId: number): Promise<SkillSourceDto> {
@@ -49,23 +35,8 @@ export class SkillSourcesService {
     const skill = await this.readers.readable(caller, await this.skills.findById(skillId));
     const row = await this.sourceOf(skill);
     const location = this.locationOf(row);
-    return this.slots.run(caller.userId, async () => {
-      const { latestCommit, publishedTreeId, latestTreeId } = await withDeadline(
-        this.config.git.timeoutMs,
-        async (signal) => {
-          const latest = await this.remote.resolve(location, signal);
-          const published = row.treeId ?? (await this.remote.treeId(location, row.commit, signal));
-          const now = latest === row.commit ? published : await this.remote.treeId(location, latest, signal);
-          return { latestCommit: latest, publishedTreeId: published, latestTreeId: now };
-        },
-      );
-      const checked = await this.sources.recordCheck(skill, {
-        latestCommit,
-        behind: latestTreeId !== publishedTreeId,
-        publishedTreeId,
-      });
-      return toSourceDto(checked);
-    });
+    const found = await this.fetcher.run(caller.userId, (remote) => drift(remote, row, location));
+    return toSourceDto(await this.sources.recordCheck(skill, found));
   }
 
   /**
@@ -77,48 +48,46 @@ export class SkillSourcesService {
     const row = await this.sourceOf(skill);
     const location = this.locationOf(row);
     try {
-      const result = await this.slots.run(caller.userId, () =>
-        withDeadline(this.config.git.timeoutMs, (signal) => this.updateFrom(caller, skill, row, location, signal)),
+      const result = await this.fetcher.run(caller.userId, (remote) =>
+        this.updateFrom(remote, caller, skill, row, location),
       );
-      this.metrics.gitImported(result.created ? 'versioned' : 'unchanged');
+      this.packages.counted(result.created ? 'versioned' : 'unchanged');
       return result;
     } catch (err) {
-      this.metrics.gitImported(err instanceof DomainError ? err.code : 'INTERNAL');
+      this.packages.counted(err instanceof DomainError ? err.code : 'INTERNAL');
       throw err;
     }
   }
 
   private async updateFrom(
+    remote: GitSession,
     caller: UserPrincipal,
     skill: SkillEntity,
     row: SkillSourceEntity,
     location: GitLocation,
-    signal: AbortSignal,
   ): Promise<{ created: boolean; version: VersionDto }> {
-    const commit = await this.remote.resolve(location, signal);
-    const publishedTreeId = row.treeId ?? (await this.remote.treeId(location, row.commit, signal));
-    if (commit === row.commit || (await this.remote.treeId(location, commit, signal)) === publishedTreeId) {
-      await this.sources.recordCheck(skill, { latestCommit: commit, behind: false, publishedTreeId }, 'update');
+    const found = await drift(remote, row, location);
+    if (!found.behind) {
+      await this.sources.recordCheck(skill, found, 'update');
       return { created: false, version: await this.latestOf(skill) };
     }
-    const folder = await this.remote.readFolder(location, commit, signal);
+    const commit = found.latestCommit;
+    const folder = await remote.readFolder(location, commit);
     if (!folder.files.some((f) => f.path === 'SKILL.md')) {
       throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
         errors: [{ code: 'SKILL_MD_MISSING', message: `${location.path || '/'} no longer holds SKILL.md.` }],
         warnings: [],
       });
     }
-    const [one] = folderSkills(folder, location.path, this.config.packageLimits.maxEntries);
-    const inspection = await this.inspector.inspect(skillArchive(one));
-    this.publish.rejectInvalid(inspection, one.problems);
-    const source: VersionSource = { type: 'git', url: row.url, ref: row.ref, commit, path: row.path };
-    const added = await this.publish.publishVersion(skill, inspection, caller.userId, source, (tx, s, created) =>
-      this.sources.record(
-        tx,
-        s,
-        { source, treeId: folder.treeId },
-        { verb: 'update', status: created ? 'versioned' : 'unchanged' },
-      ),
+    const [one] = this.fetcher.skillsOf(folder, location.path);
+    const inspection = this.packages.requireValid(await this.packages.inspect(one));
+    const source = { type: 'git' as const, url: row.url, ref: row.ref, commit, path: row.path };
+    const added = await this.packages.publishVersion(
+      skill,
+      inspection,
+      caller.userId,
+      { source, treeId: folder.treeId },
+      'update',
     );
     return { created: added.created, version: toVersionDto(added.latest) };
   }
@@ -131,14 +100,27 @@ export class SkillSourcesService {
 
   private async sourceOf(skill: SkillEntity): Promise<SkillSourceEntity> {
     const row = await this.sources.find(skill.id);
-    if (!row) throw DomainError.notFound(NO_SOURCE);
+    if (!row) throw DomainError.notFound('The skill has no git source');
     return row;
   }
 
   /** Checked again against today's allowlist: a host the operator removed is refused. */
   private locationOf(row: SkillSourceEntity): GitLocation {
-    return locate({ url: row.url, ref: row.ref === 'HEAD' ? undefined : row.ref, path: row.path }, this.config.git);
+    return this.fetcher.locate({ url: row.url, ref: row.ref === 'HEAD' ? undefined : row.ref, path: row.path });
   }
+}
+
+/** What the ref names now, and whether the folder's tree there differs from the published commit's. */
+async function drift(
+  remote: GitSession,
+  row: SkillSourceEntity,
+  location: GitLocation,
+): Promise<{ latestCommit: string; behind: boolean; publishedTreeId: string }> {
+  const latestCommit = await remote.resolve(location);
+  const publishedTreeId = row.treeId ?? (await remote.treeId(location, row.commit));
+  if (latestCommit === row.commit) return { latestCommit, behind: false, publishedTreeId };
+  const latestTreeId = await remote.treeId(location, latestCommit);
+  return { latestCommit, behind: latestTreeId !== publishedTreeId, publishedTreeId };
 }
 
 function toSourceDto(row: SkillSourceEntity): SkillSourceDto {

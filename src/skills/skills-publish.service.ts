@@ -141,13 +141,13 @@ export class SkillsPublishService {
   }
 
   /** 400 SKILL_INVALID with every problem (`more` first: those found before the package was read). */
-  rejectInvalid(inspection: PackageInspection, more: Problem[] = []): void {
-    if (inspection.valid && more.length === 0) return;
-    const errors = [...more, ...inspection.errors];
+  rejectInvalid(inspection: PackageInspection | null, more: Problem[] = []): void {
+    const errors = [...more, ...(inspection?.errors ?? [])];
+    if (errors.length === 0) return;
     this.metrics.packageRejected(errors.map((e) => e.code));
     throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
       errors,
-      warnings: inspection.warnings,
+      warnings: inspection?.warnings ?? [],
     });
   }
 
