@@ -15,6 +15,12 @@ COPY migrations ./migrations
 RUN npx nest build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-trixie-slim
+# Imports from git run the git program (shallow, filtered fetches that git itself keeps working
+# against every host); ca-certificates lets it check the hosts' certificates. No recommends (no
+# ssh client, no gpg, no less): the imports speak https, or http to hosts an operator allows.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends git ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -16,6 +16,7 @@ import { VersionLifecycle1796500000000 } from './1796500000000-version-lifecycle
 import { NarrowTokenNotifications1796600000000 } from './1796600000000-narrow-token-notifications';
 import { PackageStorage1796700000000 } from './1796700000000-package-storage';
 import { TeamFactsFunction1796800000000 } from './1796800000000-team-facts-function';
+import { GitSources1796900000000 } from './1796900000000-git-sources';
 
 export const MIGRATIONS = [
   Identity1764460800000,
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   NarrowTokenNotifications1796600000000,
   PackageStorage1796700000000,
   TeamFactsFunction1796800000000,
+  GitSources1796900000000,
 ];

@@ -17,6 +17,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './schema/typeorm-options';
 import { GroupsModule } from './groups/groups.module';
+import { GitSourcesModule } from './git-sources/git-sources.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -64,6 +65,7 @@ export class AppModule {
         SkillBindingsModule,
         ToolPolicyModule,
         SkillDownloadsModule,
+        GitSourcesModule,
         AuditModule,
         BlobMaintenanceModule,
         McpModule,

@@ -8,11 +8,11 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('audit_events')
 @Check(
   'audit_events_target_type_check',
-  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding', 'skill_tag', 'blob')`,
+  `"target_type" IN ('user', 'api_key', 'task_token', 'group', 'group_member', 'skill', 'skill_version', 'ghost', 'bot', 'team', 'subscription', 'task', 'execution_request', 'skill_binding', 'skill_tag', 'blob', 'skill_source')`,
 )
 @Check(
   'audit_events_action_check',
-  `"action" IN ("target_type" || '.create', "target_type" || '.update', "target_type" || '.delete', "target_type" || '.revoke', "target_type" || '.persist', "target_type" || '.gc', "target_type" || '.purge')`,
+  `"action" IN ("target_type" || '.create', "target_type" || '.update', "target_type" || '.delete', "target_type" || '.revoke', "target_type" || '.persist', "target_type" || '.gc', "target_type" || '.purge', "target_type" || '.import', "target_type" || '.check')`,
 )
 @Index('audit_events_actor_user_id_idx', ['actorUserId', 'id'])
 @Index('audit_events_action_idx', ['action', 'id'])

@@ -73,6 +73,16 @@ export interface StorageSettings {
   gcIntervalMinutes: number;
 }
 
+/** Imports from git (docs/configuration.md#git-imports); the shape the git remote takes. */
+export interface GitImportSettings {
+  /** `host[:port]` (https) or `http://host[:port]` (plain http), lower case; empty: imports are off. */
+  allowedHosts: string[];
+  /** `host[:port]` -> token, sent to that host only (HTTP Basic, the token as password). A secret. */
+  credentials: Map<string, string>;
+  timeoutMs: number;
+  maxFetchBytes: number;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -111,6 +121,7 @@ export interface AppConfig {
   /** `public` serves every public skill anonymously at /.well-known/agent-skills/ (docs/well-known.md); `off`: 404 there. */
   wellKnownIndex: WellKnownIndexMode;
   storage: StorageSettings;
+  git: GitImportSettings;
 }
 
 /**
@@ -243,7 +254,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     wellKnownIndex: r.oneOf('WELL_KNOWN_INDEX', WELL_KNOWN_INDEX_MODES, 'off'),
     storage: storageSettings(r, databaseUrl !== undefined, dataDir),
+    git: { allowedHosts: [], credentials: new Map(), timeoutMs: 0, maxFetchBytes: 0 },
   };
+  config.git = gitSettings(r, config.packageLimits.maxExpandedBytes);
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     r.problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
   }
@@ -312,6 +325,44 @@ function storageSettings(r: Reader, server: boolean, dataDir: string): StorageSe
   };
 }
 
+/** A host name or an IPv4 address, or an IPv6 address in brackets, with an optional port. */
+const HOST_PORT =
+  /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+
+/** docs/configuration.md#git-imports */
+function gitSettings(r: Reader, maxExpandedBytes: number): GitImportSettings {
+  const allowedHosts: string[] = [];
+  for (const entry of (r.raw('GIT_ALLOWED_HOSTS') ?? '').split(',')) {
+    const host = entry.trim().toLowerCase();
+    if (host === '') continue;
+    const bare = host.replace(/^https?:\/\//, '');
+    if (!HOST_PORT.test(bare)) {
+      r.problems.push(
+        `GIT_ALLOWED_HOSTS entries are host[:port], https://host[:port] or http://host[:port] (got "${entry.trim()}")`,
+      );
+    } else if (!allowedHosts.includes(host)) allowedHosts.push(host);
+  }
+  const credentials = new Map<string, string>();
+  for (const entry of (r.raw('GIT_CREDENTIALS') ?? '').split(',')) {
+    if (entry.trim() === '') continue;
+    const at = entry.indexOf('=');
+    const host = (at < 0 ? entry : entry.slice(0, at)).trim().toLowerCase();
+    const token = at < 0 ? '' : entry.slice(at + 1).trim();
+    // The token is never named in the problem: it is a secret.
+    if (!HOST_PORT.test(host) || !/^[\x21-\x7e]{8,4096}$/.test(token)) {
+      r.problems.push(
+        'GIT_CREDENTIALS entries are host[:port]=token, the token 8 or more printable characters without spaces or commas',
+      );
+    } else credentials.set(host, token);
+  }
+  return {
+    allowedHosts,
+    credentials,
+    timeoutMs: r.int('GIT_IMPORT_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    maxFetchBytes: r.int('GIT_MAX_FETCH_BYTES', 4 * maxExpandedBytes, 1024, 64 * 1024 * MIB),
+  };
+}
+
 /** The secrets of a configuration, which the logger masks in every line. */
 export function configSecrets(config: AppConfig): string[] {
   const s3 = config.storage.s3;
@@ -321,5 +372,6 @@ export function configSecrets(config: AppConfig): string[] {
     ...(config.metricsToken ? [config.metricsToken] : []),
     ...(s3?.accessKeyId ? [s3.accessKeyId] : []),
     ...(s3?.secretAccessKey ? [s3.secretAccessKey] : []),
+    ...config.git.credentials.values(),
   ];
 }

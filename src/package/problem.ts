@@ -35,6 +35,8 @@ export const WARNING_CODES = [
   'METADATA_NOT_STRINGS',
   'ALLOWED_TOOLS_LIST',
   'DESCRIPTION_LONG',
+  // A git submodule inside an imported folder: its files are not the repository's (docs/publishing.md#importing-from-git).
+  'SUBMODULE_SKIPPED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

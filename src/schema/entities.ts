@@ -2,6 +2,7 @@
 import { AuditEventEntity } from '../audit/audit-event.entity';
 import { BotEntity } from '../bots/bot.entity';
 import { GhostEntity } from '../ghosts/ghost.entity';
+import { SkillSourceEntity } from '../git-sources/skill-source.entity';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity';
 import { BackgroundExecutionEntity } from '../tasks/background-execution.entity';
 import { TaskTokenEntity } from '../tasks/task-token.entity';
@@ -37,4 +38,5 @@ export const ENTITIES = [
   TaskTokenEntity,
   AuditEventEntity,
   SkillBindingEntity,
+  SkillSourceEntity,
 ];

@@ -6,6 +6,19 @@ import type { FileOffset, ManifestFile } from '../package/inspect-package';
 import type { VersionStatus } from '../resolver';
 
 /**
+ * Where a version published from git came from (docs/publishing.md#provenance): `ref` as the
+ * publisher gave it (`HEAD` when not), the 40-hex commit it resolved to, and the folder's path
+ * relative to the repository root (`''` for the root). Written once, with the version.
+ */
+export interface VersionSource {
+  type: 'git';
+  url: string;
+  ref: string;
+  commit: string;
+  path: string;
+}
+
+/**
  * One version of a skill: numbered from 1, its files never changed once written. Only its
  * lifecycle status moves (docs/resolution.md#version-lifecycle).
  */
@@ -86,6 +99,10 @@ export class SkillVersionEntity {
   /** Why the status was set, at most 500 characters. */
   @Column({ type: 'varchar', length: 500, nullable: true })
   statusMessage: string | null;
+
+  /** Where the files came from when they were imported from git (docs/publishing.md#provenance); null for uploads. */
+  @Column({ type: 'jsonb', nullable: true })
+  source: VersionSource | null;
 
   /** When the status last changed; null while it never has. */
   @Column({ type: 'timestamptz', nullable: true })

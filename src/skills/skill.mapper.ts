@@ -1,4 +1,4 @@
-import { ManifestDto, SkillDto, VersionDto } from './dto/skill.dto';
+import { ManifestDto, SkillDto, VersionDto, VersionSourceDto } from './dto/skill.dto';
 import { SkillVersionEntity } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 
@@ -14,7 +14,14 @@ export function toVersionDto(v: SkillVersionEntity): VersionDto {
     status: v.status,
     status_message: v.statusMessage,
     status_changed_at: v.statusChangedAt?.toISOString() ?? null,
+    source: sourceOf(v),
   };
+}
+
+/** docs/publishing.md#provenance: null for a version that was uploaded. */
+export function sourceOf(v: SkillVersionEntity): VersionSourceDto | null {
+  const s = v.source;
+  return s ? { type: s.type, url: s.url, ref: s.ref, commit: s.commit, path: s.path } : null;
 }
 
 export function toSkillDto(skill: SkillEntity, latest: SkillVersionEntity, tags: Record<string, number>): SkillDto {
@@ -45,6 +52,7 @@ export function toManifestDto(skill: SkillEntity, v: SkillVersionEntity): Manife
     frontmatter: v.frontmatter,
     ...policyOf(v),
     skill_md: v.skillMd,
+    source: sourceOf(v),
   };
 }
 

@@ -14,7 +14,10 @@ import { PackageInspector } from './package-inspector.service';
 import { SkillReaders } from './skill-readers';
 import { toSkillDto } from './skill.mapper';
 import { CanonicalBytes, PublishedBytes } from './published-bytes.service';
-import { NewVersion, SkillsRepository } from './skills.repository';
+import { NewSkill, NewVersion, PublishedAlso, SkillsRepository, SkillWithLatest } from './skills.repository';
+import type { SkillEntity } from './skill.entity';
+import type { VersionSource } from './skill-version.entity';
+import type { Problem } from '../package/problem';
 
 export interface UploadedPackage {
   buffer: Buffer;
@@ -47,26 +50,55 @@ export class SkillsPublishService {
     file: UploadedPackage | undefined,
     form: PublishSkillForm,
   ): Promise<PublishedSkillDto> {
-    const namespace = form.namespace ?? DEFAULT_NAMESPACE;
-    const isPublic = form.public === 'true';
+    const scope = await this.newSkillScope(
+      caller,
+      form.namespace,
+      form.public === 'true',
+      file ? [] : ['file is required'],
+    );
+    const inspection = await this.inspect(file!);
+    const created = await this.publishNew(scope, inspection, caller.userId, null);
+    return { ...toSkillDto(created.skill, created.latest, created.tags), warnings: inspection.warnings };
+  }
+
+  /**
+   * The scope a new skill of `caller` goes to, checked before anything is read: the namespace rules
+   * (400, with `more` problems of the caller's own) and the caller's right to create there (404, 403).
+   */
+  async newSkillScope(
+    caller: UserPrincipal,
+    namespace = DEFAULT_NAMESPACE,
+    isPublic = false,
+    more: string[] = [],
+  ): Promise<NewSkill> {
     const problems = namespace === DEFAULT_NAMESPACE ? [] : groupNameProblems(namespace).map((p) => `namespace: ${p}`);
     if (isPublic && namespace !== DEFAULT_NAMESPACE) problems.push('public=true needs namespace default');
-    if (!file) problems.push('file is required');
+    problems.push(...more);
     if (problems.length) throw DomainError.validation(problems);
     await this.access.requireCreate(caller, namespace, isPublic);
-    const inspection = await this.inspect(file!);
+    return { name: '', namespace, isPublic, ownerUserId: isPublic ? null : caller.userId };
+  }
+
+  /** Version 1 of a new skill in `scope` from a valid inspection; 409 SKILL_EXISTS when the name is taken there. */
+  async publishNew(
+    scope: NewSkill,
+    inspection: PackageInspection,
+    userId: number,
+    source: VersionSource | null,
+    also?: PublishedAlso,
+  ): Promise<SkillWithLatest> {
     try {
-      const created = await this.bytes.keep(
+      return await this.bytes.keep(
         canonicalBytes(inspection),
         (kept) =>
           this.skills.createSkill(
-            { name: inspection.name!, namespace, isPublic, ownerUserId: isPublic ? null : caller.userId },
-            newVersion(inspection, caller.userId),
+            { ...scope, name: inspection.name! },
+            newVersion(inspection, userId, source),
             kept,
+            also,
           ),
         () => true,
       );
-      return { ...toSkillDto(created.skill, created.latest, created.tags), warnings: inspection.warnings };
     } catch (err) {
       if (/^skills_\w+_name_key$/.test(violatedUnique(err) ?? '')) {
         throw new DomainError('SKILL_EXISTS', `A skill named ${inspection.name} already exists in this scope`);
@@ -83,29 +115,45 @@ export class SkillsPublishService {
   ): Promise<{ created: boolean; skill: PublishedSkillDto }> {
     const skill = await this.readers.changeable(caller, await this.skills.findById(skillId));
     const inspection = await this.inspect(requireFile(file));
-    if (inspection.name !== skill.name) {
-      throw new DomainError('NAME_MISMATCH', `The package is named ${inspection.name}, the skill ${skill.name}`);
-    }
-    const result = await this.bytes.keep(
-      canonicalBytes(inspection),
-      (kept) => this.skills.addVersion(skill.id, newVersion(inspection, caller.userId), kept),
-      (added) => added.created,
-    );
+    const result = await this.publishVersion(skill, inspection, caller.userId, null);
     return {
       created: result.created,
       skill: { ...toSkillDto(result.skill, result.latest, result.tags), warnings: inspection.warnings },
     };
   }
 
+  /** Version N+1 of `skill` (whose change rights the caller has) from a valid inspection of the same name. */
+  async publishVersion(
+    skill: SkillEntity,
+    inspection: PackageInspection,
+    userId: number,
+    source: VersionSource | null,
+    also?: PublishedAlso,
+  ): Promise<SkillWithLatest & { created: boolean }> {
+    if (inspection.name !== skill.name) {
+      throw new DomainError('NAME_MISMATCH', `The package is named ${inspection.name}, the skill ${skill.name}`);
+    }
+    return this.bytes.keep(
+      canonicalBytes(inspection),
+      (kept) => this.skills.addVersion(skill.id, newVersion(inspection, userId, source), kept, also),
+      (added) => added.created,
+    );
+  }
+
+  /** 400 SKILL_INVALID with every problem (`more` first: those found before the package was read). */
+  rejectInvalid(inspection: PackageInspection | null, more: Problem[] = []): void {
+    const errors = [...more, ...(inspection?.errors ?? [])];
+    if (errors.length === 0) return;
+    this.metrics.packageRejected(errors.map((e) => e.code));
+    throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
+      errors,
+      warnings: inspection?.warnings ?? [],
+    });
+  }
+
   private async inspect(file: UploadedPackage): Promise<PackageInspection> {
     const inspection = await this.inspector.inspect(file.buffer);
-    if (!inspection.valid) {
-      this.metrics.packageRejected(inspection.errors.map((e) => e.code));
-      throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
-        errors: inspection.errors,
-        warnings: inspection.warnings,
-      });
-    }
+    this.rejectInvalid(inspection);
     return inspection;
   }
 }
@@ -120,7 +168,7 @@ function canonicalBytes(inspection: PackageInspection): CanonicalBytes {
   return { contentHash: inspection.contentHash!, canonical: inspection.canonical! };
 }
 
-function newVersion(inspection: PackageInspection, userId: number): NewVersion {
+function newVersion(inspection: PackageInspection, userId: number, source: VersionSource | null): NewVersion {
   return {
     size: inspection.canonical!.length,
     contentHash: inspection.contentHash!,
@@ -134,5 +182,6 @@ function newVersion(inspection: PackageInspection, userId: number): NewVersion {
     requires: inspection.requires,
     description: inspection.description!,
     createdByUserId: userId,
+    source,
   };
 }

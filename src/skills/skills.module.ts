@@ -53,6 +53,8 @@ import { SkillsRepository } from './skills.repository';
   ],
   exports: [
     SkillsRepository,
+    SkillsPublishService,
+    PackageInspector,
     SkillReaders,
     SkillsReadService,
     SkillsSearchService,

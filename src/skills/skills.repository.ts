@@ -5,7 +5,7 @@ import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
 import { deleteSearchDocument, writeSearchDocument } from './search/search-document';
 import { readableScopeSql } from '../access';
-import { SkillVersionEntity } from './skill-version.entity';
+import { SkillVersionEntity, VersionSource } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
 import type { FileOffset, ManifestFile } from '../package/inspect-package';
@@ -42,7 +42,7 @@ export function latestVersionSql(alias: string): string {
 
 /** The columns of a version that answers show (not its manifest, frontmatter or SKILL.md). */
 const VERSION_COLUMNS = `v.skill_id, v.version, v.content_hash, v.revision, v.size, v.file_count, v.allowed_tools,
-       v.requires, v.created_at AS version_created_at, v.status, v.status_message, v.status_changed_at`;
+       v.requires, v.created_at AS version_created_at, v.status, v.status_message, v.status_changed_at, v.source`;
 
 /**
  * Skills `$1` (ids) with their latest versions and tags, one row each, in one statement: the
@@ -88,6 +88,7 @@ interface WithLatestRow {
   status: VersionStatus;
   status_message: string | null;
   status_changed_at: Date | null;
+  source: VersionSource | null;
   tags: Record<string, number> | null;
   /** The version's creation time (the skill's is `created_at`). */
   version_created_at: Date;
@@ -107,7 +108,15 @@ export interface NewVersion {
   requires: Requires;
   description: string;
   createdByUserId: number;
+  /** Where the files came from when imported from git (docs/publishing.md#provenance); null for uploads. */
+  source: VersionSource | null;
 }
+
+/**
+ * More writes of the publishing feature in the publish's own transaction, after the skill and its
+ * version (or, for unchanged files, after finding nothing to write): `created` tells which.
+ */
+export type PublishedAlso = (tx: EntityManager, skill: SkillEntity, created: boolean) => Promise<void>;
 
 export interface NewSkill {
   name: string;
@@ -143,6 +152,17 @@ export class SkillsRepository {
       .addSelect('v.skillMd')
       .where('v.skill_id = :skillId AND v.version = :version', { skillId, version })
       .getOne();
+  }
+
+  /** The active skill of `name` in one scope (a personal scope is its owner's), if any. */
+  findActiveInScope(scope: NewSkill & { name: string }): Promise<SkillEntity | null> {
+    return this.db.manager.findOneBy(SkillEntity, {
+      name: scope.name,
+      namespace: scope.namespace,
+      isPublic: scope.isPublic,
+      deletedAt: IsNull(),
+      ...(scope.isPublic || scope.namespace !== 'default' ? {} : { ownerUserId: scope.ownerUserId! }),
+    });
   }
 
   /** Newest first, versions below `before` when given; `limit + 1` rows to tell if more exist. */
@@ -192,7 +212,12 @@ export class SkillsRepository {
    * Version 1 of a new skill and the skill row, in one transaction. `bytesKept` runs in it first,
    * under the stored bytes' lock (storage/blob-locks.ts): it makes sure the bytes are in the store.
    */
-  createSkill(skill: NewSkill, version: NewVersion, bytesKept: BytesKept): Promise<SkillWithLatest> {
+  createSkill(
+    skill: NewSkill,
+    version: NewVersion,
+    bytesKept: BytesKept,
+    also?: PublishedAlso,
+  ): Promise<SkillWithLatest> {
     return this.db.transaction(async (tx) => {
       await keepBytes(tx, bytesKept);
       const saved = await tx.save(
@@ -212,6 +237,7 @@ export class SkillsRepository {
         namespace: saved.namespace,
         details: { name: saved.name, is_public: saved.isPublic, ...versionDetails(latest) },
       });
+      await also?.(tx, saved, true);
       return { skill: saved, latest, tags: {} };
     });
   }
@@ -224,6 +250,7 @@ export class SkillsRepository {
     skillId: number,
     version: NewVersion,
     bytesKept: BytesKept,
+    also?: PublishedAlso,
   ): Promise<SkillWithLatest & { created: boolean }> {
     return this.db.transaction(async (tx) => {
       const skill = await tx.findOne(SkillEntity, { where: { id: skillId }, lock: { mode: 'pessimistic_write' } });
@@ -231,6 +258,7 @@ export class SkillsRepository {
       const current = await tx.findOneByOrFail(SkillVersionEntity, { skillId, version: skill.latestVersion });
       if (current.revision === version.revision) {
         const [unchanged] = await this.withLatest([skill], tx);
+        await also?.(tx, skill, false);
         return { ...unchanged, created: false };
       }
       await keepBytes(tx, bytesKept);
@@ -254,6 +282,7 @@ export class SkillsRepository {
         namespace: skill.namespace,
         details: { name: skill.name, ...versionDetails(latest) },
       });
+      await also?.(tx, updated, true);
       return {
         skill: updated,
         latest,
@@ -304,6 +333,7 @@ export class SkillsRepository {
         allowedTools: v.allowedTools,
         requires: v.requires,
         createdByUserId: v.createdByUserId,
+        source: v.source,
       }),
     );
   }
@@ -382,6 +412,7 @@ function withLatestOf(row: WithLatestRow): SkillWithLatest {
     status: row.status,
     statusMessage: row.status_message,
     statusChangedAt: row.status_changed_at,
+    source: row.source,
   });
   return { skill, latest, tags: row.tags ?? {} };
 }

@@ -34,6 +34,26 @@ const WALK: Array<{ op: string; expect?: { status: number; code?: string; why: s
   { op: 'getSkillFile' },
   { op: 'downloadSkill' },
   { op: 'searchSkills' },
+  {
+    op: 'importSkills',
+    expect: {
+      status: 400,
+      code: 'GIT_HOST_NOT_ALLOWED',
+      why: 'a fresh install allows no git host (GIT_ALLOWED_HOSTS)',
+    },
+  },
+  {
+    op: 'getSkillSource',
+    expect: { status: 404, code: 'NOT_FOUND', why: 'skill 1 was uploaded, not imported from git' },
+  },
+  {
+    op: 'checkSkillSource',
+    expect: { status: 404, code: 'NOT_FOUND', why: 'skill 1 was uploaded, not imported from git' },
+  },
+  {
+    op: 'updateSkillFromSource',
+    expect: { status: 404, code: 'NOT_FOUND', why: 'skill 1 was uploaded, not imported from git' },
+  },
   { op: 'putMySkillBinding' },
   { op: 'listMySkillBindings' },
   {

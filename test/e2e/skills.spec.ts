@@ -70,6 +70,8 @@ describe('skill registry', () => {
           status: 'active',
           status_message: null,
           status_changed_at: null,
+          // Uploaded, not imported from git (docs/publishing.md#provenance).
+          source: null,
         },
         tags: {},
         created_at: expect.any(String),
@@ -92,6 +94,7 @@ describe('skill registry', () => {
         ],
         frontmatter: { name: 'pdf-tools', description: 'Reads PDFs.' },
         skill_md: '---\nname: "pdf-tools"\ndescription: "Reads PDFs."\n---\n# Skill\n',
+        source: null,
         allowed_tools: null,
         requires: { bins: [], env: [] },
       });

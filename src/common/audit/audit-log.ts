@@ -21,10 +21,21 @@ export const AUDIT_TARGET_TYPES = [
   'skill_binding',
   'skill_tag',
   'blob',
+  'skill_source',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-export const AUDIT_VERBS = ['create', 'update', 'delete', 'revoke', 'persist', 'gc', 'purge'] as const;
+export const AUDIT_VERBS = [
+  'create',
+  'update',
+  'delete',
+  'revoke',
+  'persist',
+  'gc',
+  'purge',
+  'import',
+  'check',
+] as const;
 export type AuditVerb = (typeof AUDIT_VERBS)[number];
 
 /** JSON details of an event: ids, names, versions, flags. Never a key, a token or a hash of one. */

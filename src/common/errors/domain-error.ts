@@ -31,6 +31,16 @@ export const ERROR_STATUS = {
   DATABASE_UNAVAILABLE: 503,
   // docs/storage.md#when-the-store-does-not-answer
   STORAGE_UNAVAILABLE: 503,
+  // docs/publishing.md#importing-from-git
+  GIT_URL_INVALID: 400,
+  GIT_HOST_NOT_ALLOWED: 400,
+  GIT_REF_NOT_FOUND: 400,
+  GIT_PATH_NOT_FOUND: 400,
+  GIT_TOO_MANY_SKILLS: 400,
+  GIT_LFS_UNSUPPORTED: 400,
+  GIT_FETCH_TOO_LARGE: 413,
+  GIT_FETCH_FAILED: 502,
+  GIT_TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -120,6 +120,37 @@ const EXAMPLE_ANSWERS = {
     code: 'VERSION_NOT_REVOKED',
     message: "Version 3 is active: only a revoked version's bytes can be purged",
   },
+  GIT_URL_INVALID: {
+    code: 'GIT_URL_INVALID',
+    message: 'url must be an https:// (or allowed http://) URL of a repository, without credentials',
+  },
+  GIT_HOST_NOT_ALLOWED: {
+    code: 'GIT_HOST_NOT_ALLOWED',
+    message: 'Imports from git.example.com are not allowed here (GIT_ALLOWED_HOSTS)',
+  },
+  GIT_REF_NOT_FOUND: { code: 'GIT_REF_NOT_FOUND', message: 'The repository has no branch, tag or commit release-9' },
+  GIT_PATH_NOT_FOUND: { code: 'GIT_PATH_NOT_FOUND', message: 'skills/pdf-tools is not a folder at commit 4b825dc' },
+  GIT_TOO_MANY_SKILLS: {
+    code: 'GIT_TOO_MANY_SKILLS',
+    message: 'The folder holds 73 skills; one import takes at most 50. Nothing was imported',
+    details: { count: 73, max: 50 },
+  },
+  GIT_LFS_UNSUPPORTED: {
+    code: 'GIT_LFS_UNSUPPORTED',
+    message: 'Git LFS files cannot be imported: pdf-tools/assets/form.pdf',
+    details: { paths: ['pdf-tools/assets/form.pdf'] },
+  },
+  GIT_FETCH_TOO_LARGE: {
+    code: 'GIT_FETCH_TOO_LARGE',
+    message: 'The fetch passed the 268435456 bytes an import may read',
+  },
+  GIT_FETCH_FAILED: { code: 'GIT_FETCH_FAILED', message: 'The remote answered: repository not found' },
+  GIT_TIMEOUT: { code: 'GIT_TIMEOUT', message: 'The import did not finish within 60000 ms' },
+  IMPORTS_BUSY: {
+    code: 'RATE_LIMITED',
+    message: 'One import per user may run at once',
+    details: { retry_after: 5 },
+  },
 } as const satisfies Record<string, ExampleAnswer>;
 
 export type ErrorExampleName = keyof typeof EXAMPLE_ANSWERS;
@@ -154,6 +185,16 @@ const WHEN: Record<DocumentedCode, string> = {
   DATABASE_UNAVAILABLE: 'the database did not answer in time',
   STORAGE_UNAVAILABLE: 'the package store failed or did not answer in time; nothing was stored',
   VERSION_NOT_REVOKED: 'only the bytes of a revoked version can be purged',
+  GIT_URL_INVALID:
+    'the URL is not an https:// (or allowed http://) repository URL, holds credentials, or the URL, ref or path could be read as an option or leave the repository',
+  GIT_HOST_NOT_ALLOWED: 'the host (or a redirect) is not in GIT_ALLOWED_HOSTS; with that setting empty, every import',
+  GIT_REF_NOT_FOUND: 'the repository has no such branch, tag or commit',
+  GIT_PATH_NOT_FOUND: 'the path is not a folder at the commit',
+  GIT_TOO_MANY_SKILLS: 'the folder holds more than 50 skills; nothing is imported',
+  GIT_LFS_UNSUPPORTED: 'a file of the folder is a Git LFS pointer (`details.paths`); nothing is imported',
+  GIT_FETCH_TOO_LARGE: 'the remote sent more than GIT_MAX_FETCH_BYTES; nothing is imported',
+  GIT_FETCH_FAILED: 'the remote failed or refused; `message` carries its answer, without credentials',
+  GIT_TIMEOUT: 'the remote did not finish within GIT_IMPORT_TIMEOUT_MS; nothing is imported',
 };
 
 /** An error answer of one operation: a code, or a code with this operation's own wording and example. */

@@ -40,6 +40,7 @@ export class MetricsService {
   private readonly downloads: Counter<'delivery' | 'store'>;
   private readonly storeDuration: Histogram<'store' | 'operation'>;
   private readonly storeErrors: Counter<'store' | 'operation'>;
+  private readonly gitImports: Counter<'outcome'>;
 
   constructor(@InjectDataSource() db: DataSource) {
     const registers = [this.registry];
@@ -102,6 +103,12 @@ export class MetricsService {
       labelNames: ['store', 'operation'],
       registers,
     });
+    this.gitImports = new Counter({
+      name: `${PREFIX}git_imports_total`,
+      help: 'Skills imported or updated from git, by outcome: created, versioned, unchanged, invalid, or the error code of a refused import',
+      labelNames: ['outcome'],
+      registers,
+    });
     for (const result of ['hit', 'miss']) this.cacheLookups.inc({ cache: 'resolution', result }, 0);
     for (const reason of ['missing', 'invalid']) this.authFailures.inc({ reason }, 0);
     for (const reason of RATE_LIMIT_REASONS) this.rateLimitedRequests.inc({ reason }, 0);
@@ -155,6 +162,11 @@ export class MetricsService {
   storeRequest(store: string, operation: string, seconds: number, failed: boolean): void {
     this.storeDuration.observe({ store, operation }, seconds);
     if (failed) this.storeErrors.inc({ store, operation });
+  }
+
+  /** One skill of an import or update (`created`, `versioned`, `unchanged`, `invalid`), or a refused one (its error code). */
+  gitImported(outcome: string): void {
+    this.gitImports.inc({ outcome });
   }
 
   /** A request refused with 429 RATE_LIMITED; the rate limiter calls this once per refusal. */

@@ -32,6 +32,22 @@ export const ALLOWED_TOOLS_PROPERTY: ApiPropertyOptions = {
 export const VERSION_SCHEMA = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_ID } as const;
 export const CONTENT_HASH_EXAMPLE = 'sha256:3b1f0c9e5a7d2b4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5';
 
+/** docs/publishing.md#provenance: where a version imported from git came from. */
+export class VersionSourceDto {
+  @ApiProperty({ enum: ['git'], example: 'git' }) type: 'git';
+  @ApiProperty({ example: 'https://github.com/acme/skills.git', description: 'The repository, as given' })
+  url: string;
+  @ApiProperty({ example: 'main', description: 'The branch, tag or commit id as given; `HEAD` when none was' })
+  ref: string;
+  @ApiProperty({
+    example: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+    description: 'The commit the ref named when the version was published; never changes',
+  })
+  commit: string;
+  @ApiProperty({ example: 'skills/pdf-tools', description: "The skill's folder in the repository; '' for its root" })
+  path: string;
+}
+
 export class VersionDto {
   @ApiProperty({ ...VERSION_SCHEMA, example: 2 }) version: number;
   @ApiProperty({ example: CONTENT_HASH_EXAMPLE, description: 'sha256 of the stored zip bytes; the download ETag' })
@@ -56,6 +72,12 @@ export class VersionDto {
   status_message: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null while it never changed' })
   status_changed_at: string | null;
+  @ApiProperty({
+    type: VersionSourceDto,
+    nullable: true,
+    description: 'Imported from git: where from; null for uploads',
+  })
+  source: VersionSourceDto | null;
 }
 
 export class SkillDto {
@@ -142,6 +164,12 @@ export class ManifestDto {
   @ApiProperty({ description: 'The text of SKILL.md, so activating a skill is one call' }) skill_md: string;
   @ApiProperty(ALLOWED_TOOLS_PROPERTY) allowed_tools: string[] | null;
   @ApiProperty({ type: RequiresDto }) requires: RequiresDto;
+  @ApiProperty({
+    type: VersionSourceDto,
+    nullable: true,
+    description: 'Imported from git: where from; null for uploads',
+  })
+  source: VersionSourceDto | null;
 }
 
 export class PublishSkillForm {

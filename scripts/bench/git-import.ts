@@ -1,0 +1,117 @@
+// An import from git of a ~5 MB skill (files of random bytes, so nothing compresses) against a git
+// server on loopback, and what it costs everyone else: GET /api/health/live sampled every 10 ms
+// while each import runs, against the same sampling with nothing running
+// (docs/publishing.md#importing-from-git). The service runs as production does, on its embedded
+// database. Alone: `node dist/scripts/bench/git-import.js [runs]`.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { GitTestServer } from '../../test/support/git-server';
+import { BENCH_ADMIN_KEY, startService } from './service';
+
+const SAMPLE_EVERY_MS = 10;
+const FILES = 5;
+const FILE_BYTES = 1024 * 1024;
+const IDLE_MS = 2_000;
+
+interface Sampled {
+  samples: number[];
+  maxMs: number;
+  p99Ms: number;
+}
+
+/** GET `url` every 10 ms (one keep-alive connection) until `until` settles; each answer's latency. */
+async function sampleLive(url: string, until: Promise<unknown>): Promise<Sampled> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  let done = false;
+  void until.finally(() => (done = true));
+  while (!done) {
+    const start = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const req = request(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`live: ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const took = performance.now() - start;
+    samples.push(took);
+    await new Promise((r) => setTimeout(r, Math.max(0, SAMPLE_EVERY_MS - took)));
+  }
+  agent.destroy();
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    samples,
+    maxMs: sorted[sorted.length - 1] ?? 0,
+    p99Ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0,
+  };
+}
+
+const ms = (value: number): string => value.toFixed(1);
+
+async function main(): Promise<void> {
+  const runs = Number(process.argv[2] ?? 3);
+  const git = await GitTestServer.start();
+  const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-git-'));
+  const service = await startService(undefined, dataDir, { GIT_ALLOWED_HOSTS: `http://${git.host}` });
+  try {
+    const live = `${service.baseUrl}/api/health/live`;
+    const repos: string[] = [];
+    let bytes = 0;
+    for (let i = 0; i < runs; i++) {
+      const name = `bench-git-${i}`;
+      const repo = await git.createRepo(name);
+      const tree: Record<string, string | Buffer> = {
+        'SKILL.md': `---\nname: ${name}\ndescription: A 5 MB skill imported from git.\n---\n# ${name}\n`,
+      };
+      for (let f = 0; f < FILES; f++) tree[`data/part-${f}.bin`] = randomBytes(FILE_BYTES);
+      bytes = Object.values(tree).reduce((sum, v) => sum + Buffer.byteLength(v), 0);
+      await repo.commit(tree);
+      repos.push(repo.url);
+    }
+
+    const idle = await sampleLive(live, new Promise((r) => setTimeout(r, IDLE_MS)));
+    const rows: string[] = [
+      `git import of a ${(bytes / 1024 / 1024).toFixed(2)} MiB skill (${FILES} files of random bytes), loopback git server, embedded database`,
+      '',
+      '| run | import | status | live samples | live max | live p99 |',
+      '| --- | -----: | -----: | -----------: | -------: | -------: |',
+      `| idle (${IDLE_MS / 1000} s, nothing running) | - | - | ${idle.samples.length} | ${ms(idle.maxMs)} ms | ${ms(idle.p99Ms)} ms |`,
+    ];
+    let worstMax = 0;
+    let worstP99 = 0;
+    for (const [i, url] of repos.entries()) {
+      const start = performance.now();
+      const imported = fetch(`${service.baseUrl}/api/skills/imports`, {
+        method: 'POST',
+        headers: { 'x-api-key': BENCH_ADMIN_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      }).then(async (res) => ({ status: res.status, body: await res.text(), ms: performance.now() - start }));
+      const sampled = await sampleLive(live, imported);
+      const result = await imported;
+      if (result.status !== 201) throw new Error(`import ${i}: ${result.status} ${result.body}`);
+      worstMax = Math.max(worstMax, sampled.maxMs);
+      worstP99 = Math.max(worstP99, sampled.p99Ms);
+      rows.push(
+        `| import ${i + 1} | ${ms(result.ms)} ms | ${result.status} | ${sampled.samples.length} | ${ms(sampled.maxMs)} ms | ${ms(sampled.p99Ms)} ms |`,
+      );
+    }
+    rows.push('', `live during imports: max ${ms(worstMax)} ms, p99 ${ms(worstP99)} ms (bound: 50 ms)`);
+    process.stdout.write(`${rows.join('\n')}\n`);
+    if (worstMax >= 50 || worstP99 >= 50) process.exitCode = 1;
+  } finally {
+    await service.stop();
+    await git.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
