@@ -2,10 +2,10 @@
 // server on loopback, and what it costs everyone else: GET /api/health/live sampled every 10 ms
 // while each import runs, against the same sampling with nothing running
 // (docs/publishing.md#importing-from-git). The service runs as production does, on its embedded
-// database. Alone: `node dist/scripts/bench/git-import.js [runs]`.
+// database or the PostgreSQL server named: `node dist/scripts/bench/git-import.js [runs] [database-url]`.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,27 +23,63 @@ interface Sampled {
   p99Ms: number;
 }
 
-/** GET `url` every 10 ms (one keep-alive connection) until `until` settles; each answer's latency. */
-async function sampleLive(url: string, until: Promise<unknown>): Promise<Sampled> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
-  let done = false;
-  void until.finally(() => (done = true));
+/**
+ * The sampler, in a process of its own: the git server runs in this one (it pipes every pack
+ * through it), and a sample must not wait on that. GET `url` every `everyMs` on one keep-alive
+ * connection until stdin ends, then print the latencies as JSON.
+ */
+const SAMPLER = `
+const http = require('node:http');
+const [url, everyMs] = [process.argv[1], Number(process.argv[2])];
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const samples = [];
+let done = false;
+process.stdin.on('end', () => (done = true));
+process.stdin.resume();
+const once = () => new Promise((resolve, reject) => {
+  const req = http.request(url, { agent }, (res) => { res.resume(); res.on('end', () => res.statusCode === 200 ? resolve() : reject(new Error('live: ' + res.statusCode))); });
+  req.on('error', reject);
+  req.end();
+});
+(async () => {
+  await once();
+  process.stdout.write('ready\\n');
   while (!done) {
     const start = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const req = request(url, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`live: ${res.statusCode}`))));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    await once();
     const took = performance.now() - start;
     samples.push(took);
-    await new Promise((r) => setTimeout(r, Math.max(0, SAMPLE_EVERY_MS - took)));
+    await new Promise((r) => setTimeout(r, Math.max(0, everyMs - took)));
   }
   agent.destroy();
+  process.stdout.write(JSON.stringify(samples));
+})();
+`;
+
+/** Samples `url` from another process until `until` settles. */
+async function sampleLive(url: string, until: () => Promise<unknown>): Promise<Sampled> {
+  const child = spawn(process.execPath, ['-e', SAMPLER, url, String(SAMPLE_EVERY_MS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the sampler exited (${code})`)));
+  });
+  try {
+    await until();
+  } finally {
+    child.stdin.end();
+  }
+  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return summary(JSON.parse(output.slice('ready\n'.length)) as number[]);
+}
+
+function summary(samples: number[]): Sampled {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     samples,
@@ -56,9 +92,10 @@ const ms = (value: number): string => value.toFixed(1);
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);
+  const databaseUrl = process.argv[3];
   const git = await GitTestServer.start();
   const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-git-'));
-  const service = await startService(undefined, dataDir, { GIT_ALLOWED_HOSTS: `http://${git.host}` });
+  const service = await startService(databaseUrl, dataDir, { GIT_ALLOWED_HOSTS: `http://${git.host}` });
   try {
     const live = `${service.baseUrl}/api/health/live`;
     const repos: string[] = [];
@@ -75,35 +112,39 @@ async function main(): Promise<void> {
       repos.push(repo.url);
     }
 
-    const idle = await sampleLive(live, new Promise((r) => setTimeout(r, IDLE_MS)));
+    const idle = await sampleLive(live, () => new Promise((r) => setTimeout(r, IDLE_MS)));
     const rows: string[] = [
-      `git import of a ${(bytes / 1024 / 1024).toFixed(2)} MiB skill (${FILES} files of random bytes), loopback git server, embedded database`,
+      `git import of a ${(bytes / 1024 / 1024).toFixed(2)} MiB skill (${FILES} files of random bytes), loopback git server, ${databaseUrl ? 'PostgreSQL server' : 'embedded database'}`,
       '',
       '| run | import | status | live samples | live max | live p99 |',
       '| --- | -----: | -----: | -----------: | -------: | -------: |',
       `| idle (${IDLE_MS / 1000} s, nothing running) | - | - | ${idle.samples.length} | ${ms(idle.maxMs)} ms | ${ms(idle.p99Ms)} ms |`,
     ];
-    let worstMax = 0;
-    let worstP99 = 0;
+    const during: number[] = [];
     for (const [i, url] of repos.entries()) {
-      const start = performance.now();
-      const imported = fetch(`${service.baseUrl}/api/skills/imports`, {
-        method: 'POST',
-        headers: { 'x-api-key': BENCH_ADMIN_KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ url }),
-      }).then(async (res) => ({ status: res.status, body: await res.text(), ms: performance.now() - start }));
-      const sampled = await sampleLive(live, imported);
-      const result = await imported;
+      let result = { status: 0, body: '', ms: 0 };
+      const sampled = await sampleLive(live, async () => {
+        const start = performance.now();
+        const res = await fetch(`${service.baseUrl}/api/skills/imports`, {
+          method: 'POST',
+          headers: { 'x-api-key': BENCH_ADMIN_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ url }),
+        });
+        result = { status: res.status, body: await res.text(), ms: performance.now() - start };
+      });
       if (result.status !== 201) throw new Error(`import ${i}: ${result.status} ${result.body}`);
-      worstMax = Math.max(worstMax, sampled.maxMs);
-      worstP99 = Math.max(worstP99, sampled.p99Ms);
+      during.push(...sampled.samples);
       rows.push(
         `| import ${i + 1} | ${ms(result.ms)} ms | ${result.status} | ${sampled.samples.length} | ${ms(sampled.maxMs)} ms | ${ms(sampled.p99Ms)} ms |`,
       );
     }
-    rows.push('', `live during imports: max ${ms(worstMax)} ms, p99 ${ms(worstP99)} ms (bound: 50 ms)`);
+    const all = summary(during);
+    rows.push(
+      '',
+      `live during the imports: ${during.length} samples, max ${ms(all.maxMs)} ms, p99 ${ms(all.p99Ms)} ms (bound: 50 ms)`,
+    );
     process.stdout.write(`${rows.join('\n')}\n`);
-    if (worstMax >= 50 || worstP99 >= 50) process.exitCode = 1;
+    if (all.maxMs >= 50 || all.p99Ms >= 50) process.exitCode = 1;
   } finally {
     await service.stop();
     await git.stop();

@@ -11,7 +11,7 @@ import type { GitFolder, GitLocation, GitRemoteReader } from './git/git-remote.t
 import { ImportSlots, withDeadline } from './import-slots';
 
 /** The remote's reads, all under the same deadline. */
-export interface GitSession {
+export interface GitReads {
   resolve(location: GitLocation): Promise<string>;
   treeId(location: GitLocation, commit: string): Promise<string>;
   readFolder(location: GitLocation, commit: string): Promise<GitFolder>;
@@ -31,7 +31,7 @@ export class GitFetcher {
   }
 
   /** `work` in one of `userId`'s import slots (429 when none is free), under one deadline. */
-  run<T>(userId: number, work: (session: GitSession) => Promise<T>): Promise<T> {
+  run<T>(userId: number, work: (remote: GitReads) => Promise<T>): Promise<T> {
     return this.slots.run(userId, () =>
       withDeadline(this.config.git.timeoutMs, (signal) =>
         work({

@@ -9,7 +9,7 @@ import type { SkillEntity } from '../skills/skill.entity';
 import { toVersionDto } from '../skills/skill.mapper';
 import { SkillsRepository } from '../skills/skills.repository';
 import { SkillSourceDto } from './dto/git-source.dto';
-import { GitFetcher, GitSession } from './git-fetcher.service';
+import { GitFetcher, GitReads } from './git-fetcher.service';
 import { GitPackages } from './git-packages.service';
 import type { GitLocation } from './git/git-remote.types';
 import { SkillSourceEntity } from './skill-source.entity';
@@ -60,7 +60,7 @@ export class SkillSourcesService {
   }
 
   private async updateFrom(
-    remote: GitSession,
+    remote: GitReads,
     caller: UserPrincipal,
     skill: SkillEntity,
     row: SkillSourceEntity,
@@ -112,7 +112,7 @@ export class SkillSourcesService {
 
 /** What the ref names now, and whether the folder's tree there differs from the published commit's. */
 async function drift(
-  remote: GitSession,
+  remote: GitReads,
   row: SkillSourceEntity,
   location: GitLocation,
 ): Promise<{ latestCommit: string; behind: boolean; publishedTreeId: string }> {
