@@ -13,6 +13,7 @@ import { sync } from '../../src/client';
 import { buildCanonicalZip } from '../../src/package/canonical-zip';
 import { openDatabaseHost } from './database';
 import { BENCH_ADMIN_KEY, startService } from './service';
+import { runAlone } from './alone';
 
 const SKILLS = 20;
 const SKILL_BYTES = 1024 * 1024;
@@ -312,12 +313,4 @@ async function alone(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  alone().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAlone(module, alone);

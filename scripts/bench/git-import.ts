@@ -5,11 +5,11 @@
 // database or the PostgreSQL server named: `node dist/scripts/bench/git-import.js [runs] [database-url]`.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GitTestServer } from '../../test/support/git-server';
+import { probeEventLoop } from '../../test/support/raw-http';
 import { BENCH_ADMIN_KEY, startService } from './service';
 
 const SAMPLE_EVERY_MS = 10;
@@ -23,60 +23,16 @@ interface Sampled {
   p99Ms: number;
 }
 
-/**
- * The sampler, in a process of its own: the git server runs in this one (it pipes every pack
- * through it), and a sample must not wait on that. GET `url` every `everyMs` on one keep-alive
- * connection until stdin ends, then print the latencies as JSON.
- */
-const SAMPLER = `
-const http = require('node:http');
-const [url, everyMs] = [process.argv[1], Number(process.argv[2])];
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const samples = [];
-let done = false;
-process.stdin.on('end', () => (done = true));
-process.stdin.resume();
-const once = () => new Promise((resolve, reject) => {
-  const req = http.request(url, { agent }, (res) => { res.resume(); res.on('end', () => res.statusCode === 200 ? resolve() : reject(new Error('live: ' + res.statusCode))); });
-  req.on('error', reject);
-  req.end();
-});
-(async () => {
-  await once();
-  process.stdout.write('ready\\n');
-  while (!done) {
-    const start = performance.now();
-    await once();
-    const took = performance.now() - start;
-    samples.push(took);
-    await new Promise((r) => setTimeout(r, Math.max(0, everyMs - took)));
-  }
-  agent.destroy();
-  process.stdout.write(JSON.stringify(samples));
-})();
-`;
-
-/** Samples `url` from another process until `until` settles. */
-async function sampleLive(url: string, until: () => Promise<unknown>): Promise<Sampled> {
-  const child = spawn(process.execPath, ['-e', SAMPLER, url, String(SAMPLE_EVERY_MS)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.startsWith('ready\n')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the sampler exited (${code})`)));
-  });
+/** Samples the service's `/api/health/live` from another process until `until` settles. */
+async function sampleLive(baseUrl: string, until: () => Promise<unknown>): Promise<Sampled> {
+  const probe = await probeEventLoop(Number(new URL(baseUrl).port), SAMPLE_EVERY_MS);
   try {
     await until();
-  } finally {
-    child.stdin.end();
+  } catch (err) {
+    await probe.stop();
+    throw err;
   }
-  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return summary(JSON.parse(output.slice('ready\n'.length)) as number[]);
+  return summary((await probe.stop()).samples);
 }
 
 function summary(samples: number[]): Sampled {
@@ -97,7 +53,7 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sr-bench-git-'));
   const service = await startService(databaseUrl, dataDir, { GIT_ALLOWED_HOSTS: `http://${git.host}` });
   try {
-    const live = `${service.baseUrl}/api/health/live`;
+    const live = service.baseUrl;
     const repos: string[] = [];
     let bytes = 0;
     for (let i = 0; i < runs; i++) {

@@ -28,6 +28,7 @@ import { clean, Endpoint, LoadSettings, measure, percentile, perSecond } from '.
 import { cpuSeconds, publishPackages, rssMiB, sandboxes } from './packages';
 import { startPgCounter } from './pg-counter';
 import { BENCH_ADMIN_KEY, startService } from './service';
+import { runAlone } from './alone';
 
 type Progress = (line: string) => void;
 
@@ -327,23 +328,14 @@ export async function packageStorageRows(
   }
 }
 
-if (require.main === module) {
+runAlone(module, async () => {
   const settings: LoadSettings = {
     connections: 10,
     seconds: Number(process.env.BENCH_SECONDS ?? 10),
     warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
     roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 2),
   };
-  void openDatabaseHost(process.env.DATABASE_URL?.trim() || undefined)
-    .then((host) => packageStorageRows(host, settings, (line) => process.stderr.write(`bench: ${line}\n`)))
-    .then(
-      (lines) => {
-        process.stdout.write(lines.join('\n') + '\n');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
-        process.exit(1);
-      },
-    );
-}
+  const host = await openDatabaseHost(process.env.DATABASE_URL?.trim() || undefined);
+  const lines = await packageStorageRows(host, settings, (line) => process.stderr.write(`bench: ${line}\n`));
+  process.stdout.write(lines.join('\n') + '\n');
+});

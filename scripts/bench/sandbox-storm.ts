@@ -24,6 +24,7 @@ import {
   stormPackages,
   teamSelections,
 } from './storm-packages';
+import { runAlone } from './alone';
 
 const SANDBOXES = 100;
 const HOSTS = 10;
@@ -598,12 +599,4 @@ async function alone(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  alone().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAlone(module, alone);

@@ -22,6 +22,7 @@ import { DatabaseHost, openDatabaseHost } from './database';
 import { Endpoint, LoadSettings, measure } from './load';
 import { Ratio, renderTable } from './report';
 import { BENCH_ADMIN_KEY, RunningService, startService } from './service';
+import { runAlone } from './alone';
 
 export const PUBLIC_SKILLS = 1_000;
 const LARGE_SKILL = 'bench-well-known-large';
@@ -387,12 +388,4 @@ async function alone(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  alone().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAlone(module, alone);

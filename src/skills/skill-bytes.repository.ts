@@ -14,7 +14,7 @@ import type { BlobStore } from '../storage/blob-store';
 import type { FileOffset, ManifestFile } from '../package/inspect-package';
 import type { VersionStatus } from '../resolver';
 import { SkillEntity } from './skill.entity';
-import { latestVersionSql } from './skills.repository';
+import { latestVersionSql, SkillRow, skillOfRow } from './skills.repository';
 
 /** What a download decides over: lifecycle, ETag, size. */
 export interface VersionBytes {
@@ -69,35 +69,7 @@ interface BytesRow {
   file_offsets?: FileOffset[] | null;
 }
 
-type SkillRow = BytesRow & {
-  id: number;
-  name: string;
-  namespace: string;
-  is_public: boolean;
-  owner_user_id: number | null;
-  created_by_user_id: number;
-  description: string;
-  latest_version: number;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-};
-
-function skillOf(row: SkillRow): SkillEntity {
-  return Object.assign(new SkillEntity(), {
-    id: row.id,
-    name: row.name,
-    namespace: row.namespace,
-    isPublic: row.is_public,
-    ownerUserId: row.owner_user_id,
-    createdByUserId: row.created_by_user_id,
-    description: row.description,
-    latestVersion: row.latest_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    deletedAt: row.deleted_at,
-  });
-}
+type SkillBytesRow = BytesRow & SkillRow;
 
 function bytesOf(row: BytesRow): VersionBytes {
   return {
@@ -119,14 +91,14 @@ export class SkillBytesRepository {
 
   /** The skill and the version a download means (`version`, else the latest); null when no such skill. */
   async findVersionBytes(skillId: number, version: number | null): Promise<SkillVersionRow<VersionBytes> | null> {
-    const [row] = await queryPrepared<SkillRow>(this.db, VERSION_BYTES, [skillId, version]);
-    return row ? { skill: skillOf(row), version: row.version === null ? null : bytesOf(row) } : null;
+    const [row] = await queryPrepared<SkillBytesRow>(this.db, VERSION_BYTES, [skillId, version]);
+    return row ? { skill: skillOfRow(row), version: row.version === null ? null : bytesOf(row) } : null;
   }
 
   /** The same with the manifest and the file offsets, for single files. */
   async findVersionFiles(skillId: number, version: number | null): Promise<SkillVersionRow<VersionFiles> | null> {
-    const [row] = await queryPrepared<SkillRow>(this.db, VERSION_FILES, [skillId, version]);
-    return row ? { skill: skillOf(row), version: row.version === null ? null : filesOf(row) } : null;
+    const [row] = await queryPrepared<SkillBytesRow>(this.db, VERSION_FILES, [skillId, version]);
+    return row ? { skill: skillOfRow(row), version: row.version === null ? null : filesOf(row) } : null;
   }
 
   /** A version of a skill already read, for single files. */

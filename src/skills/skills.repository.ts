@@ -65,7 +65,8 @@ const WITH_LATEST_SQL = withLatestSql('s.id = ANY($1::int[])');
 /** One skill by id: the one-row read's only statement. */
 const SKILL_WITH_LATEST: PreparedStatement = { name: 'skill_with_latest', text: withLatestSql('s.id = $1') };
 
-interface WithLatestRow {
+/** A `skills` row as raw SQL returns it. */
+export interface SkillRow {
   id: number;
   name: string;
   namespace: string;
@@ -77,6 +78,26 @@ interface WithLatestRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+}
+
+/** The entity of a `skills` row read with raw SQL. */
+export function skillOfRow(row: SkillRow): SkillEntity {
+  return Object.assign(new SkillEntity(), {
+    id: row.id,
+    name: row.name,
+    namespace: row.namespace,
+    isPublic: row.is_public,
+    ownerUserId: row.owner_user_id,
+    createdByUserId: row.created_by_user_id,
+    description: row.description,
+    latestVersion: row.latest_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  });
+}
+
+interface WithLatestRow extends SkillRow {
   skill_id: number;
   version: number;
   content_hash: string;
@@ -386,19 +407,7 @@ async function keepBytes(tx: EntityManager, bytesKept: BytesKept): Promise<void>
 }
 
 function withLatestOf(row: WithLatestRow): SkillWithLatest {
-  const skill = Object.assign(new SkillEntity(), {
-    id: row.id,
-    name: row.name,
-    namespace: row.namespace,
-    isPublic: row.is_public,
-    ownerUserId: row.owner_user_id,
-    createdByUserId: row.created_by_user_id,
-    description: row.description,
-    latestVersion: row.latest_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    deletedAt: row.deleted_at,
-  });
+  const skill = skillOfRow(row);
   const latest = Object.assign(new SkillVersionEntity(), {
     skillId: row.skill_id,
     version: row.version,

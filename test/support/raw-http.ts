@@ -64,8 +64,8 @@ export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> 
 }
 
 export interface EventLoopProbe {
-  /** Stops probing and returns the longest wait of any probe, in milliseconds. */
-  stop(): Promise<{ maxMs: number; probes: number }>;
+  /** Stops probing and returns the longest wait of any probe and every probe's wait, in milliseconds. */
+  stop(): Promise<{ maxMs: number; probes: number; samples: number[] }>;
 }
 
 /**
@@ -76,27 +76,26 @@ export interface EventLoopProbe {
 const PROBE_SCRIPT = `
 const http = require('node:http');
 const [port, everyMs] = process.argv.slice(1).map(Number);
-let maxMs = 0, probes = 0, stopped = false;
+let samples = [], stopped = false;
 const once = () => new Promise((resolve) => {
   const started = performance.now();
   const req = http.request({ host: '127.0.0.1', port, path: '/api/health/live', agent: false }, (res) => {
     res.resume();
-    res.on('end', () => { maxMs = Math.max(maxMs, performance.now() - started); probes++; resolve(); });
+    res.on('end', () => { samples.push(performance.now() - started); resolve(); });
   });
   req.on('error', () => resolve());
   req.end();
 });
 const loop = (async () => {
   await once();
-  maxMs = 0;
-  probes = 0;
+  samples = [];
   process.stdout.write('ready\\n');
   while (!stopped) { await new Promise((r) => setTimeout(r, everyMs)); await once(); }
 })();
 process.stdin.on('end', async () => {
   stopped = true;
   await loop;
-  process.stdout.write(JSON.stringify({ maxMs, probes }) + '\\n');
+  process.stdout.write(JSON.stringify({ maxMs: samples.reduce((m, x) => Math.max(m, x), 0), probes: samples.length, samples }) + '\\n');
 });
 process.stdin.resume();
 `;
@@ -124,7 +123,7 @@ export async function probeEventLoop(port: number, everyMs = 50): Promise<EventL
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.stdin.end();
       await exited;
-      return JSON.parse(output.slice('ready\n'.length)) as { maxMs: number; probes: number };
+      return JSON.parse(output.slice('ready\n'.length)) as { maxMs: number; probes: number; samples: number[] };
     },
   };
 }
