@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GitTestServer } from '../../test/support/git-server';
-import { probeEventLoop } from '../../test/support/raw-http';
+import { probeEventLoop } from '../../test/support/event-loop-probe';
 import { BENCH_ADMIN_KEY, startService } from './service';
 
 const SAMPLE_EVERY_MS = 10;
