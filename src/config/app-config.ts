@@ -7,6 +7,7 @@ import type { HttpLimits } from '../common/http/http-limits';
 import { databaseUrlSecrets, LOG_LEVELS, LogFormat, LogLevel } from '../common/logging/app-logger';
 import type { PackageLimits } from '../package/limits';
 import { DEFAULT_MATCH_BUDGET, MAX_MATCH_BUDGET, MIN_MATCH_BUDGET } from '../policy';
+import { parseGitAllowedHosts, parseGitCredentials } from './git-settings';
 
 export interface InspectionSettings {
   /** Worker threads that inspect packages; twice as many packages may wait or run (429 past that). */
@@ -75,7 +76,7 @@ export interface StorageSettings {
 
 /** Imports from git (docs/configuration.md#git-imports); the shape the git remote takes. */
 export interface GitImportSettings {
-  /** `host[:port]` (https) or `http://host[:port]` (plain http), lower case; empty: imports are off. */
+  /** `host[:port]` (https) or `http://host[:port]` (plain http), lower case, default ports left out; empty: imports are off. */
   allowedHosts: string[];
   /** `host[:port]` -> token, sent to that host only (HTTP Basic, the token as password). A secret. */
   credentials: Map<string, string>;
@@ -325,36 +326,11 @@ function storageSettings(r: Reader, server: boolean, dataDir: string): StorageSe
   };
 }
 
-/** A host name or an IPv4 address, or an IPv6 address in brackets, with an optional port. */
-const HOST_PORT =
-  /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
-
 /** docs/configuration.md#git-imports */
 function gitSettings(r: Reader, maxExpandedBytes: number): GitImportSettings {
-  const allowedHosts: string[] = [];
-  for (const entry of (r.raw('GIT_ALLOWED_HOSTS') ?? '').split(',')) {
-    const host = entry.trim().toLowerCase();
-    if (host === '') continue;
-    const bare = host.replace(/^https?:\/\//, '');
-    if (!HOST_PORT.test(bare)) {
-      r.problems.push(
-        `GIT_ALLOWED_HOSTS entries are host[:port], https://host[:port] or http://host[:port] (got "${entry.trim()}")`,
-      );
-    } else if (!allowedHosts.includes(host)) allowedHosts.push(host);
-  }
-  const credentials = new Map<string, string>();
-  for (const entry of (r.raw('GIT_CREDENTIALS') ?? '').split(',')) {
-    if (entry.trim() === '') continue;
-    const at = entry.indexOf('=');
-    const host = (at < 0 ? entry : entry.slice(0, at)).trim().toLowerCase();
-    const token = at < 0 ? '' : entry.slice(at + 1).trim();
-    // The token is never named in the problem: it is a secret.
-    if (!HOST_PORT.test(host) || !/^[\x21-\x7e]{8,4096}$/.test(token)) {
-      r.problems.push(
-        'GIT_CREDENTIALS entries are host[:port]=token, the token 8 or more printable characters without spaces or commas',
-      );
-    } else credentials.set(host, token);
-  }
+  const { hosts: allowedHosts, problems: hostProblems } = parseGitAllowedHosts(r.raw('GIT_ALLOWED_HOSTS'));
+  const { credentials, problems: credentialProblems } = parseGitCredentials(r.raw('GIT_CREDENTIALS'));
+  r.problems.push(...hostProblems, ...credentialProblems);
   return {
     allowedHosts,
     credentials,

@@ -21,7 +21,7 @@ describe('git import settings', () => {
   it.each([
     ['github.com', ['github.com']],
     ['GitHub.com, git.example.com:8443', ['github.com', 'git.example.com:8443']],
-    ['http://127.0.0.1:9418,https://git.example.com', ['http://127.0.0.1:9418', 'https://git.example.com']],
+    ['http://127.0.0.1:9418,https://git.example.com', ['http://127.0.0.1:9418', 'git.example.com']],
     ['[::1]:3000, github.com, github.com', ['[::1]:3000', 'github.com']],
     [' , ', []],
   ])('GIT_ALLOWED_HOSTS=%j allows %j', (value, hosts) => {

@@ -1,5 +1,6 @@
 // The rules of a git import that need no network: allowed hosts and credentials as an operator
 // writes them, and the url, ref and path a caller gives (docs/publishing.md#importing-from-git).
+import { parseGitAllowedHosts, parseGitCredentials } from '../../src/config/git-settings';
 import { DomainError } from '../../src/common/errors/domain-error';
 import {
   checkGitLocation,
@@ -9,8 +10,6 @@ import {
   isGitHostAllowed,
   isLfsPointer,
   maskGitSecrets,
-  parseGitAllowedHosts,
-  parseGitCredentials,
   parseLsRemote,
   parseLsTree,
   pickRef,
@@ -85,12 +84,12 @@ describe('GIT_ALLOWED_HOSTS', () => {
 describe('GIT_CREDENTIALS', () => {
   it('read host[:port]=token entries', () => {
     const { credentials, problems } = parseGitCredentials(
-      'github.com=ghp_one, git.example.com:8443=glpat-two,127.0.0.1:8080=tok=with=equals',
+      'github.com=ghp_one-token, git.example.com:8443=glpat-two-token,127.0.0.1:8080=tok=with=equals',
     );
     expect(problems).toEqual([]);
     expect([...credentials]).toEqual([
-      ['github.com', 'ghp_one'],
-      ['git.example.com:8443', 'glpat-two'],
+      ['github.com', 'ghp_one-token'],
+      ['git.example.com:8443', 'glpat-two-token'],
       ['127.0.0.1:8080', 'tok=with=equals'],
     ]);
   });
@@ -113,6 +112,12 @@ describe('GIT_CREDENTIALS', () => {
     const { problems } = parseGitCredentials(value);
     expect(problems).toEqual([problem]);
     expect(problems.join()).not.toContain('secret');
+  });
+
+  it('a token shorter than 8 characters is a problem that does not repeat it', () => {
+    expect(parseGitCredentials('github.com=seven77').problems).toEqual([
+      'GIT_CREDENTIALS entry 1: the token must be at least 8 characters',
+    ]);
   });
 
   it('a host named twice is a problem', () => {

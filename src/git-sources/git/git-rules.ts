@@ -1,9 +1,10 @@
-// The rules of a git import that need no network: the allowed hosts and credentials an operator
-// configures, and the url, ref and path a caller gives (docs/publishing.md#importing-from-git).
+// The rules of a git import that need no network: a URL against the allowed hosts and credentials
+// (src/config/git-settings.ts reads them), and the url, ref and path a caller gives (docs/publishing.md#importing-from-git).
 //
 // Every problem with the url, ref or path is 400 GIT_URL_INVALID (details.field names which), a host
 // or scheme the operator did not allow is 400 GIT_HOST_NOT_ALLOWED. Nothing here runs git.
 import { DomainError } from '../../common/errors/domain-error';
+import { DEFAULT_GIT_PORT, parseGitHostRule } from '../../config/git-settings';
 import type { GitLocation } from './git-remote.types';
 
 export const MAX_GIT_URL_LENGTH = 2048;
@@ -11,16 +12,6 @@ export const MAX_GIT_URL_LENGTH = 2048;
 export const MAX_GIT_REF_LENGTH = 255;
 export const MAX_GIT_PATH_LENGTH = 1024;
 
-/** What GIT_ALLOWED_HOSTS allows: one scheme to one host and port (the scheme's default when not written). */
-export interface GitHostRule {
-  scheme: 'https' | 'http';
-  /** Lower case; an IPv6 address in brackets. */
-  host: string;
-  port: number;
-}
-
-const DEFAULT_PORT = { https: 443, http: 80 } as const;
-const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/;
 // C0 and C1 controls, DEL and every kind of space: none belongs in a URL, ref or path.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -32,86 +23,9 @@ export function isCommitId(value: string): boolean {
   return COMMIT_ID.test(value);
 }
 
-/** `host[:port]`, `http://host[:port]` or `https://host[:port]` → the rule, or the problem in words. */
-export function parseGitHostRule(entry: string): GitHostRule | string {
-  const scheme = /^http:\/\//i.test(entry) ? 'http' : 'https';
-  const rest = entry.replace(/^https?:\/\//i, '');
-  const problem = `"${entry}" is not host[:port] or http://host[:port]`;
-  if (rest === '' || /[/?#@\\*\s]/.test(rest) || CONTROL.test(rest) || /^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) {
-    return problem;
-  }
-  const parsed = /^(\[[^\]]*\]|[^:]+)(?::(\d{1,5}))?$/.exec(rest);
-  if (!parsed) return problem;
-  const host = parsed[1].toLowerCase();
-  const port = parsed[2] === undefined ? DEFAULT_PORT[scheme] : Number(parsed[2]);
-  if (!HOST_NAME.test(host) || port < 1 || port > 65535) return problem;
-  return { scheme, host, port };
-}
-
-/** The rule as GitSettings.allowedHosts holds it: the default port left out, `http://` only for http. */
-export function formatGitHostRule(rule: GitHostRule): string {
-  const port = rule.port === DEFAULT_PORT[rule.scheme] ? '' : `:${rule.port}`;
-  return `${rule.scheme === 'http' ? 'http://' : ''}${rule.host}${port}`;
-}
-
-function splitList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-/** GIT_ALLOWED_HOSTS: empty (the default) allows nothing, so imports are off. */
-export function parseGitAllowedHosts(value: string | undefined): { hosts: string[]; problems: string[] } {
-  const hosts: string[] = [];
-  const problems: string[] = [];
-  for (const entry of splitList(value)) {
-    const rule = parseGitHostRule(entry);
-    if (typeof rule === 'string') problems.push(`GIT_ALLOWED_HOSTS: ${rule}`);
-    else if (!hosts.includes(formatGitHostRule(rule))) hosts.push(formatGitHostRule(rule));
-  }
-  return { hosts, problems };
-}
-
-/**
- * GIT_CREDENTIALS: `host[:port]=token`, comma separated. The token is never repeated in a problem.
- * Keys are kept as `host` or `host:port` (lower case): a key without a port is for the scheme's
- * default port (443, or 80 over http).
- */
-export function parseGitCredentials(value: string | undefined): {
-  credentials: Map<string, string>;
-  problems: string[];
-} {
-  const credentials = new Map<string, string>();
-  const problems: string[] = [];
-  splitList(value).forEach((item, index) => {
-    const equals = item.indexOf('=');
-    const key = equals < 0 ? '' : item.slice(0, equals).trim();
-    const token = equals < 0 ? '' : item.slice(equals + 1).trim();
-    const where = `GIT_CREDENTIALS entry ${index + 1}`;
-    if (key === '' || token === '') {
-      problems.push(`${where} is not host[:port]=token`);
-      return;
-    }
-    const rule = /^https?:\/\//i.test(key) ? 'a scheme' : parseGitHostRule(key);
-    if (typeof rule === 'string') {
-      problems.push(`${where}: the host must be host[:port], without ${rule === 'a scheme' ? 'a scheme' : 'a path'}`);
-      return;
-    }
-    if (token.length > 1024 || CONTROL.test(token) || SPACE.test(token)) {
-      problems.push(`${where}: the token must be up to 1024 printable characters without spaces`);
-      return;
-    }
-    const name = key.includes(':') && !key.endsWith(']') ? `${rule.host}:${rule.port}` : rule.host;
-    if (credentials.has(name)) problems.push(`${where}: ${name} is named twice`);
-    credentials.set(name, token);
-  });
-  return { credentials, problems };
-}
-
 function urlPort(url: URL): number {
   const scheme = url.protocol === 'http:' ? 'http' : 'https';
-  return url.port === '' ? DEFAULT_PORT[scheme] : Number(url.port);
+  return url.port === '' ? DEFAULT_GIT_PORT[scheme] : Number(url.port);
 }
 
 /** Whether `url`'s scheme, host and port are allowed (ports compared with the defaults filled in). */
@@ -132,7 +46,7 @@ export function gitCredentialFor(credentials: ReadonlyMap<string, string>, url: 
   const port = urlPort(url);
   const byPort = credentials.get(`${host}:${port}`);
   if (byPort !== undefined) return byPort;
-  return port === DEFAULT_PORT[url.protocol === 'http:' ? 'http' : 'https'] ? credentials.get(host) : undefined;
+  return port === DEFAULT_GIT_PORT[url.protocol === 'http:' ? 'http' : 'https'] ? credentials.get(host) : undefined;
 }
 
 function invalid(field: 'url' | 'ref' | 'path', message: string): DomainError {
