@@ -20,7 +20,8 @@ if [ -z "${ADMIN_KEY:-}" ]; then
 fi
 WORK="${WORK:-$(mktemp -d)}"
 mkdir -p "$WORK"
-USER_NAME="alice-$(date +%s)"
+# Seconds and this process's id: two runs in the same second still make two users.
+USER_NAME="alice-$(date +%s)-$$"
 
 # call METHOD PATH [curl options]: as $KEY, prints the answer; on an error, says what the service
 # answered and stops.

@@ -73,7 +73,7 @@ describe('the README quickstart', () => {
     const first = await run(work);
     expect({ code: first.code, stderr: first.code === 0 ? '' : first.stderr }).toEqual({ code: 0, stderr: '' });
     expect(first.stdout).toMatch(
-      /^1\. user alice-\d+\n2\. skill hello-world: id 1\n3\. ghost 1, bot 1, team 1, task 1\n/,
+      /^1\. user alice-\d+-\d+\n2\. skill hello-world: id 1\n3\. ghost 1, bot 1, team 1, task 1\n/,
     );
 
     // Step 4 printed the resolution: the skill as an exact ref in both maps.
@@ -138,7 +138,7 @@ describe('the README quickstart', () => {
     const again = await run(join(scratch, 'work-again'));
     expect({ code: again.code, stderr: again.code === 0 ? '' : again.stderr }).toEqual({ code: 0, stderr: '' });
     expect(again.stdout).toMatch(
-      /^1\. user alice-\d+\n2\. skill hello-world: id 2\n3\. ghost 2, bot 2, team 2, task 2\n/,
+      /^1\. user alice-\d+-\d+\n2\. skill hello-world: id 2\n3\. ghost 2, bot 2, team 2, task 2\n/,
     );
     expect(again.stdout).toContain('6. synced into ');
   });
