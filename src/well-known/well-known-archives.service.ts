@@ -12,7 +12,7 @@ import { StoredPackageError } from '../package/stored-package';
 import { installerRefusal } from '../skill-index/discovery-index';
 import { packageKey } from '../storage/blob-keys';
 import { BLOB_STORE, BlobStore } from '../storage/blob-store';
-import { PublicVersion, WellKnownRepository } from './well-known.repository';
+import { PublicVersion, PublicVersionWithManifest, WellKnownRepository } from './well-known.repository';
 
 /** Versions whose archives are built at once when many are new (a first index of a large registry). */
 const PARALLEL_BUILDS = 4;
@@ -75,10 +75,9 @@ export class WellKnownArchives {
     return this.known.get(version.contentHash);
   }
 
-  /** The archive of `version`, or null when the index leaves it out. */
-  async archive(version: PublicVersion): Promise<Archive | null> {
-    const manifests = await this.repository.manifests([version]);
-    return (await this.build(version, manifests.get(`${version.skillId}:${version.version}`))) ?? null;
+  /** The archive of `version` (read with its manifest), or null when the index leaves it out. */
+  async archive(version: PublicVersionWithManifest): Promise<Archive | null> {
+    return (await this.build(version, version.manifest)) ?? null;
   }
 
   private async build(version: PublicVersion, manifest: ManifestFile[] | undefined): Promise<Built> {

@@ -12,7 +12,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { archiveName, discoveryIndex, parseArchiveName } from '../skill-index/discovery-index';
 import { WellKnownArchives } from './well-known-archives.service';
-import { WellKnownRepository } from './well-known.repository';
+import { PublicVersionWithManifest, WellKnownRepository } from './well-known.repository';
 
 export interface IndexAnswer {
   /** The index as sent. */
@@ -25,11 +25,19 @@ export type ArchiveAnswer =
   { notModified: true; digest: string } | { notModified: false; digest: string; data: Buffer };
 
 const INDEX_KEY = 'index';
+/**
+ * Archives' versions kept, each with its manifest: one the index lists has at most 1,000 files
+ * (about 100 KB of manifest), so at most about 25 MB in the worst case, well under 1 MB usually.
+ */
+const ARCHIVE_VERSION_ENTRIES = 256;
 
 @Injectable()
 export class WellKnownIndexService {
   private readonly answers: GenerationCache<IndexAnswer>;
   private readonly computing = new InFlight<IndexAnswer, number>();
+  /** Archives' versions by skill name (null: no public skill of that name). */
+  private readonly versions: GenerationCache<PublicVersionWithManifest | null>;
+  private readonly readingVersions = new InFlight<PublicVersionWithManifest | null, number>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -38,6 +46,7 @@ export class WellKnownIndexService {
     private readonly archives: WellKnownArchives,
   ) {
     this.answers = new GenerationCache(changes, 1);
+    this.versions = new GenerationCache(changes, ARCHIVE_VERSION_ENTRIES, { lazy: true });
   }
 
   async index(): Promise<IndexAnswer> {
@@ -66,7 +75,7 @@ export class WellKnownIndexService {
   async archive(file: string, ifNoneMatch: string | undefined): Promise<ArchiveAnswer> {
     this.requireOn();
     const wanted = parseArchiveName(file);
-    const [version] = wanted ? await this.repository.publicVersions(wanted.name) : [];
+    const version = wanted ? await this.archiveVersion(wanted.name) : null;
     if (!version || archiveName(version.name, version.version, version.revision) !== file) throw DomainError.notFound();
     // A revalidation of an archive built before reads no bytes.
     const known = this.archives.knownDigest(version);
@@ -76,6 +85,25 @@ export class WellKnownIndexService {
     if (!archive) throw DomainError.notFound();
     if (ifNoneMatchHits(ifNoneMatch, archive.digest)) return { notModified: true, digest: archive.digest };
     return { notModified: false, ...archive };
+  }
+
+  /**
+   * The public skill `name`'s latest version with its manifest: kept until the next change and read
+   * once for all the requests that ask meanwhile, so an archive costs the database at most its
+   * bytes (with the `database` store) while nothing changes.
+   */
+  private async archiveVersion(name: string): Promise<PublicVersionWithManifest | null> {
+    const kept = this.versions.get(name);
+    if (kept !== undefined) return kept;
+    const generation = this.changes.current();
+    const version = await this.readingVersions.run(
+      name,
+      generation,
+      (begun) => this.changes.isCurrent(begun),
+      () => this.repository.publicVersionWithManifest(name),
+    );
+    this.versions.set(name, version, generation);
+    return version;
   }
 
   /** With WELL_KNOWN_INDEX=off nothing is served there: 404, as for any path that names nothing. */

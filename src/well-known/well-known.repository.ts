@@ -1,5 +1,5 @@
 // What the well-known index reads: public skills with their latest version (docs/resolution.md#version-lifecycle:
-// never a yanked or revoked one), and the manifests of versions whose archives are not known yet.
+// never a yanked or revoked one), and the manifests their archives are built from.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -28,9 +28,27 @@ interface PublicVersionRow {
   description: string;
 }
 
-const PUBLIC_VERSIONS_SQL = `
+/** A public version and the files of its package, as its archive is built from. */
+export interface PublicVersionWithManifest extends PublicVersion {
+  manifest: ManifestFile[];
+}
+
+function toPublicVersion(row: PublicVersionRow): PublicVersion {
+  return {
+    skillId: row.skill_id,
+    name: row.name,
+    version: row.version,
+    revision: row.revision,
+    contentHash: row.content_hash,
+    fileCount: row.file_count,
+    description: row.description,
+  };
+}
+
+/** Public skills' latest versions, with `columns` more of each version. */
+const publicVersionsSql = (columns = ''): string => `
   SELECT s.id AS skill_id, s.name, v.version, v.revision, v.content_hash, v.file_count,
-         COALESCE(v.frontmatter->>'description', '') AS description
+         COALESCE(v.frontmatter->>'description', '') AS description${columns}
     FROM skills s
     JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${latestFollowableSql('s')}
    WHERE s.is_public AND s.deleted_at IS NULL`;
@@ -39,21 +57,19 @@ const PUBLIC_VERSIONS_SQL = `
 export class WellKnownRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Every public skill's latest version; with `name`, that skill's alone (0 or 1 rows). */
-  async publicVersions(name?: string): Promise<PublicVersion[]> {
-    const rows: PublicVersionRow[] =
-      name === undefined
-        ? await this.db.query(PUBLIC_VERSIONS_SQL)
-        : await this.db.query(`${PUBLIC_VERSIONS_SQL} AND s.name = $1`, [name]);
-    return rows.map((row) => ({
-      skillId: row.skill_id,
-      name: row.name,
-      version: row.version,
-      revision: row.revision,
-      contentHash: row.content_hash,
-      fileCount: row.file_count,
-      description: row.description,
-    }));
+  /** Every public skill's latest version. */
+  async publicVersions(): Promise<PublicVersion[]> {
+    const rows: PublicVersionRow[] = await this.db.query(publicVersionsSql());
+    return rows.map(toPublicVersion);
+  }
+
+  /** The public skill `name`'s latest version with its manifest, in one statement; null when there is none. */
+  async publicVersionWithManifest(name: string): Promise<PublicVersionWithManifest | null> {
+    const [row]: Array<PublicVersionRow & { manifest: ManifestFile[] }> = await this.db.query(
+      `${publicVersionsSql(', v.manifest')} AND s.name = $1`,
+      [name],
+    );
+    return row ? { ...toPublicVersion(row), manifest: row.manifest } : null;
   }
 
   /** The manifests of these versions, by `<skill id>:<version>`. */

@@ -403,6 +403,8 @@ onServer('the well-known index across replicas', () => {
     const first = await index(a);
     expect(first.skills.map((e) => e.name)).toEqual(['shared-skill']);
     expect((await a.http.get(`${ROOT}/index.json`).set('if-none-match', first.res.headers.etag)).status).toBe(304);
+    // Its archive is served (and its version kept) before the revoke, and not after it.
+    expect((await get(a, `${ROOT}/${first.skills[0].url}`)).status).toBe(200);
     const revoked = await request(b.getHttpServer())
       .patch(`/api/skills/${skill.id}/versions/1`)
       .set(as(ADMIN_KEY))
