@@ -30,15 +30,21 @@ export class GitFetcher {
     return locate(target, this.config.git);
   }
 
-  /** `work` in one of `userId`'s import slots (429 when none is free), under one deadline. */
-  run<T>(userId: number, work: (remote: GitReads) => Promise<T>): Promise<T> {
+  /**
+   * `work` in one of `userId`'s import slots (429 when none is free), under one deadline; `cancel`
+   * (the client went away) stops what runs against the remote at once and frees the slot.
+   */
+  run<T>(userId: number, work: (remote: GitReads) => Promise<T>, cancel?: AbortSignal): Promise<T> {
     return this.slots.run(userId, () =>
-      withDeadline(this.config.git.timeoutMs, (signal) =>
-        work({
-          resolve: (location) => this.remote.resolve(location, signal),
-          treeId: (location, commit) => this.remote.treeId(location, commit, signal),
-          readFolder: (location, commit) => this.remote.readFolder(location, commit, signal),
-        }),
+      withDeadline(
+        this.config.git.timeoutMs,
+        (signal) =>
+          work({
+            resolve: (location) => this.remote.resolve(location, signal),
+            treeId: (location, commit) => this.remote.treeId(location, commit, signal),
+            readFolder: (location, commit) => this.remote.readFolder(location, commit, signal),
+          }),
+        cancel,
       ),
     );
   }

@@ -20,51 +20,64 @@ export class GitImportsService {
   ) {}
 
   /** `created` when any skill was created or versioned (201), else nothing new (200). */
-  async import(caller: UserPrincipal, body: ImportSkillsBody): Promise<{ created: boolean; result: ImportResultDto }> {
+  /** `cancel`: the client went away (the remote's work stops; what was read is not published). */
+  async import(
+    caller: UserPrincipal,
+    body: ImportSkillsBody,
+    cancel?: AbortSignal,
+  ): Promise<{ created: boolean; result: ImportResultDto }> {
     try {
-      const result = await this.importOrFail(caller, body);
+      const result = await this.importOrFail(caller, body, cancel);
       for (const item of result.items) this.packages.counted(item.status);
       return { created: result.items.some((i) => i.status === 'created' || i.status === 'versioned'), result };
     } catch (err) {
-      this.packages.counted(err instanceof DomainError ? err.code : 'INTERNAL');
+      this.packages.countedFailure(err, cancel);
       throw err;
     }
   }
 
-  private async importOrFail(caller: UserPrincipal, body: ImportSkillsBody): Promise<ImportResultDto> {
+  private async importOrFail(
+    caller: UserPrincipal,
+    body: ImportSkillsBody,
+    cancel: AbortSignal | undefined,
+  ): Promise<ImportResultDto> {
     // Who may create where, and the url, ref and path: all checked before the remote is asked.
     const scope = await this.packages.scope(caller, body.namespace, body.public === true);
     const location = this.fetcher.locate(body);
-    return this.fetcher.run(caller.userId, async (remote) => {
-      const commit = await remote.resolve(location);
-      const folder = await remote.readFolder(location, commit);
-      const inspected: Inspected[] = [];
-      // One at a time: the inspection pool is the replica's, shared with uploads.
-      for (const skill of this.fetcher.skillsOf(folder, location.path))
-        inspected.push(await this.packages.inspect(skill));
-      const valid = inspected.filter((i) => i.errors.length === 0);
-      if (valid.length === 0) {
-        this.packages.rejected(inspected);
-        throw invalidImport(inspected);
-      }
-      const targets = await this.packages.targets(caller, scope, valid);
-      this.packages.rejected(inspected.filter((i) => i.errors.length > 0));
-      const items: ImportItemDto[] = [];
-      for (const one of inspected) {
-        items.push(
-          one.errors.length > 0
-            ? invalidItem(one)
-            : await this.publishOne(
-                caller.userId,
-                scope,
-                targets.get(one) ?? null,
-                one,
-                from(location, commit, folder, one),
-              ),
-        );
-      }
-      return { items };
-    });
+    return this.fetcher.run(
+      caller.userId,
+      async (remote) => {
+        const commit = await remote.resolve(location);
+        const folder = await remote.readFolder(location, commit);
+        const inspected: Inspected[] = [];
+        // One at a time: the inspection pool is the replica's, shared with uploads.
+        for (const skill of this.fetcher.skillsOf(folder, location.path))
+          inspected.push(await this.packages.inspect(skill));
+        const valid = inspected.filter((i) => i.errors.length === 0);
+        if (valid.length === 0) {
+          this.packages.rejected(inspected);
+          throw invalidImport(inspected);
+        }
+        const targets = await this.packages.targets(caller, scope, valid);
+        this.packages.rejected(inspected.filter((i) => i.errors.length > 0));
+        const items: ImportItemDto[] = [];
+        for (const one of inspected) {
+          items.push(
+            one.errors.length > 0
+              ? invalidItem(one)
+              : await this.publishOne(
+                  caller.userId,
+                  scope,
+                  targets.get(one) ?? null,
+                  one,
+                  from(location, commit, folder, one),
+                ),
+          );
+        }
+        return { items };
+      },
+      cancel,
+    );
   }
 
   private async publishOne(

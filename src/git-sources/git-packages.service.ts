@@ -1,6 +1,7 @@
 // The skills of a git folder through the upload's own path (docs/publishing.md#importing-from-git):
 // inspected by the same worker pool and rules, published by the same service, with the skill's
 // source written in the publish's transaction.
+import { DomainError } from '../common/errors/domain-error';
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -115,8 +116,13 @@ export class GitPackages {
     );
   }
 
-  /** Counts one skill of an import or update by outcome, or a refused one by its error code. */
+  /** Counts one skill of an import or update by outcome. */
   counted(outcome: string): void {
     this.metrics.gitImported(outcome);
+  }
+
+  /** Counts an import or update that failed: `cancelled` when its client went away, else by its error code. */
+  countedFailure(err: unknown, cancel: AbortSignal | undefined): void {
+    this.metrics.gitImported(cancel?.aborted ? 'cancelled' : err instanceof DomainError ? err.code : 'INTERNAL');
   }
 }

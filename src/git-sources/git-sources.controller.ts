@@ -1,3 +1,4 @@
+import { clientGone } from '../common/http/client-gone';
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -82,7 +83,7 @@ export class GitSourcesController {
     @Body() body: ImportSkillsBody,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ImportResultDto> {
-    const { created, result } = await this.imports.import(caller, body);
+    const { created, result } = await this.imports.import(caller, body, clientGone(res));
     res.status(created ? 201 : 200);
     return result;
   }
@@ -112,8 +113,12 @@ export class GitSourcesController {
     ...REMOTE_ERRORS,
     'DATABASE_UNAVAILABLE',
   )
-  check(@CurrentUser() caller: UserPrincipal, @Param('id', IdPipe) id: number): Promise<SkillSourceDto> {
-    return this.sources.check(caller, id);
+  check(
+    @CurrentUser() caller: UserPrincipal,
+    @Param('id', IdPipe) id: number,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SkillSourceDto> {
+    return this.sources.check(caller, id, clientGone(res));
   }
 
   @Post(':id/source/update')
@@ -139,7 +144,7 @@ export class GitSourcesController {
     @Param('id', IdPipe) id: number,
     @Res({ passthrough: true }) res: Response,
   ): Promise<VersionDto> {
-    const { created, version } = await this.sources.update(caller, id);
+    const { created, version } = await this.sources.update(caller, id, clientGone(res));
     res.status(created ? 201 : 200);
     return version;
   }

@@ -47,15 +47,26 @@ export class ImportSlots {
 }
 
 /**
- * Runs `work` with a signal that aborts when `timeoutMs` have passed since the start: one deadline for
- * everything an import asks of the remote (GIT_IMPORT_TIMEOUT_MS), not one per request.
+ * Runs `work` with a signal that aborts when `timeoutMs` have passed since the start (one deadline for
+ * everything an import asks of the remote, GIT_IMPORT_TIMEOUT_MS, not one per request) or when
+ * `cancel` aborts (its client went away): what runs against the remote then stops at once.
  */
-export async function withDeadline<T>(timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  cancel?: AbortSignal,
+): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const onCancel = (): void => controller.abort();
+  if (cancel?.aborted) controller.abort();
+  else cancel?.addEventListener('abort', onCancel, { once: true });
   try {
     return await work(controller.signal);
   } catch (err) {
+    if (cancel?.aborted && err instanceof DomainError && err.code === 'GIT_TIMEOUT') {
+      throw new DomainError('GIT_TIMEOUT', 'The import from git was cancelled: its client went away');
+    }
     if (controller.signal.aborted && err instanceof DomainError && err.code === 'GIT_TIMEOUT') {
       throw new DomainError('GIT_TIMEOUT', `The import from git did not finish within ${timeoutMs} ms`, {
         timeout_ms: timeoutMs,
@@ -64,5 +75,6 @@ export async function withDeadline<T>(timeoutMs: number, work: (signal: AbortSig
     throw err;
   } finally {
     clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel);
   }
 }

@@ -31,11 +31,11 @@ export class SkillSourcesService {
   }
 
   /** Resolves the ref again and records whether the folder's tree differs from the published one. */
-  async check(caller: UserPrincipal, skillId: number): Promise<SkillSourceDto> {
+  async check(caller: UserPrincipal, skillId: number, cancel?: AbortSignal): Promise<SkillSourceDto> {
     const skill = await this.readers.readable(caller, await this.skills.findById(skillId));
     const row = await this.sourceOf(skill);
     const location = this.locationOf(row);
-    const found = await this.fetcher.run(caller.userId, (remote) => drift(remote, row, location));
+    const found = await this.fetcher.run(caller.userId, (remote) => drift(remote, row, location), cancel);
     return toSourceDto(await this.sources.recordCheck(skill, found));
   }
 
@@ -43,18 +43,24 @@ export class SkillSourcesService {
    * A new version from the ref's current commit when the folder's tree changed (`created`);
    * otherwise nothing new, and the latest version.
    */
-  async update(caller: UserPrincipal, skillId: number): Promise<{ created: boolean; version: VersionDto }> {
+  async update(
+    caller: UserPrincipal,
+    skillId: number,
+    cancel?: AbortSignal,
+  ): Promise<{ created: boolean; version: VersionDto }> {
     const skill = await this.readers.changeable(caller, await this.skills.findById(skillId));
     const row = await this.sourceOf(skill);
     const location = this.locationOf(row);
     try {
-      const result = await this.fetcher.run(caller.userId, (remote) =>
-        this.updateFrom(remote, caller, skill, row, location),
+      const result = await this.fetcher.run(
+        caller.userId,
+        (remote) => this.updateFrom(remote, caller, skill, row, location),
+        cancel,
       );
       this.packages.counted(result.created ? 'versioned' : 'unchanged');
       return result;
     } catch (err) {
-      this.packages.counted(err instanceof DomainError ? err.code : 'INTERNAL');
+      this.packages.countedFailure(err, cancel);
       throw err;
     }
   }

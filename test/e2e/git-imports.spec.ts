@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { withClient } from '../support/database';
-import { GitTestRepo, GitTestServer, lfsPointer } from '../support/git-server';
+import { GitTestRepo, GitTestRequest, GitTestServer, lfsPointer } from '../support/git-server';
 import { skillRowCounts } from '../support/skills';
 import { skillZip } from '../support/zip-builder';
 import { ADMIN_KEY, as, createUser, expectError, startTestApp, TestApp, TestUser } from '../support/test-app';
@@ -471,6 +471,36 @@ describe('git imports', () => {
       // The remote never answers: each import ends at its time limit, and the slots are free again.
       expectError(await hung, 504, 'GIT_TIMEOUT');
       expectError(await second, 504, 'GIT_TIMEOUT');
+      expect(await counts(t)).toEqual(before);
+      expect((await importAs(alice, { url: mono.url, path: 'skills/beta' })).status).toBe(200);
+    });
+
+    it('a client that goes away stops its import: the remote is let go, the slot freed, nothing stored', async () => {
+      const outcomes = async (): Promise<Record<string, number>> => {
+        const text = (await t.http.get('/api/metrics').set(as(ADMIN_KEY))).text;
+        const count = (outcome: string) =>
+          Number(new RegExp(`skill_resolver_git_imports_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+        return { cancelled: count('cancelled'), GIT_TIMEOUT: count('GIT_TIMEOUT') };
+      };
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+      const before = await counts(t);
+      const counted = await outcomes();
+      const seen = git.requests.length;
+
+      const going = importAs(alice, { url: git.hangUrl('gone') });
+      going.end(() => undefined);
+      let hung: GitTestRequest | undefined;
+      while (!(hung = git.requests.slice(seen).find((r) => r.path.startsWith('/hang/gone')))) await pause();
+      going.abort();
+
+      // Counted once it ended: cancelled, not at its deadline (GIT_TIMEOUT, 5 s later).
+      let now = await outcomes();
+      while (now.cancelled === counted.cancelled && now.GIT_TIMEOUT === counted.GIT_TIMEOUT) {
+        await pause();
+        now = await outcomes();
+      }
+      expect(now).toEqual({ cancelled: counted.cancelled + 1, GIT_TIMEOUT: counted.GIT_TIMEOUT });
+      while (!hung.closed) await pause();
       expect(await counts(t)).toEqual(before);
       expect((await importAs(alice, { url: mono.url, path: 'skills/beta' })).status).toBe(200);
     });

@@ -48,6 +48,8 @@ export interface GitTestRequest {
   /** The answer's status and the body bytes git http-backend sent, once it is sent. */
   status?: number;
   bytes?: number;
+  /** Its connection closed (answered, or the client went). */
+  closed?: boolean;
 }
 
 /** The bytes of a Git LFS pointer file (what a repository stores in place of an LFS-tracked file). */
@@ -274,6 +276,7 @@ export class GitTestServer {
       return write(chunk);
     }) as typeof res.write;
     res.on('finish', () => Object.assign(record, { status: res.statusCode, bytes }));
+    res.on('close', () => (record.closed = true));
     const query = target.indexOf('?');
     const path = query < 0 ? target : target.slice(0, query);
     const search = query < 0 ? '' : target.slice(query + 1);

@@ -105,7 +105,7 @@ export class MetricsService {
     });
     this.gitImports = new Counter({
       name: `${PREFIX}git_imports_total`,
-      help: 'Skills imported or updated from git, by outcome: created, versioned, unchanged, invalid, or the error code of a refused import',
+      help: 'Skills imported or updated from git, by outcome: created, versioned, unchanged, invalid, cancelled (the client went away), or the error code of a refused import',
       labelNames: ['outcome'],
       registers,
     });
