@@ -4,8 +4,8 @@
 // query while nothing changes.
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ChangeGeneration, GenerationCache } from '../cache/change-generation';
-import { InFlight } from '../cache/in-flight';
+import { ChangeGeneration } from '../cache/change-generation';
+import { KeptReads } from '../cache/kept-reads';
 import { DomainError } from '../common/errors/domain-error';
 import { ifNoneMatchHits } from '../common/http/etag';
 import type { AppConfig } from '../config/app-config';
@@ -33,49 +33,40 @@ const ARCHIVE_VERSION_ENTRIES = 256;
 
 @Injectable()
 export class WellKnownIndexService {
-  private readonly answers: GenerationCache<IndexAnswer>;
-  private readonly computing = new InFlight<IndexAnswer, number>();
+  private readonly answers: KeptReads<IndexAnswer>;
   /** Archives' versions by skill name (null: no public skill of that name). */
-  private readonly versions: GenerationCache<PublicVersionWithManifest | null>;
-  private readonly readingVersions = new InFlight<PublicVersionWithManifest | null, number>();
+  private readonly versions: KeptReads<PublicVersionWithManifest | null>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly changes: ChangeGeneration,
+    changes: ChangeGeneration,
     private readonly repository: WellKnownRepository,
     private readonly archives: WellKnownArchives,
   ) {
-    this.answers = new GenerationCache(changes, 1);
-    this.versions = new GenerationCache(changes, ARCHIVE_VERSION_ENTRIES, { lazy: true });
+    this.answers = new KeptReads(changes, 1);
+    this.versions = new KeptReads(changes, ARCHIVE_VERSION_ENTRIES, { lazy: true });
   }
 
   async index(): Promise<IndexAnswer> {
     this.requireOn();
-    const kept = this.answers.get(INDEX_KEY);
-    if (kept) return kept;
-    const generation = this.changes.current();
-    return this.computing.run(
-      INDEX_KEY,
-      generation,
-      (begun) => this.changes.isCurrent(begun),
-      async () => {
-        const versions = await this.repository.publicVersions();
-        const digests = await this.archives.digests(versions, true);
-        const body = JSON.stringify(
-          discoveryIndex(versions.map((v) => ({ ...v, digest: digests.get(v.contentHash) ?? null }))),
-        );
-        const answer = { body, etag: `sha256:${createHash('sha256').update(body).digest('hex')}` };
-        this.answers.set(INDEX_KEY, answer, generation);
-        return answer;
-      },
-    );
+    return this.answers.get(INDEX_KEY, async () => {
+      const versions = await this.repository.publicVersions();
+      const digests = await this.archives.digests(versions, true);
+      const body = JSON.stringify(
+        discoveryIndex(versions.map((v) => ({ ...v, digest: digests.get(v.contentHash) ?? null }))),
+      );
+      return { body, etag: `sha256:${createHash('sha256').update(body).digest('hex')}` };
+    });
   }
 
   /** The archive named `file`, when it is one the index lists now; else 404. */
   async archive(file: string, ifNoneMatch: string | undefined): Promise<ArchiveAnswer> {
     this.requireOn();
     const wanted = parseArchiveName(file);
-    const version = wanted ? await this.archiveVersion(wanted.name) : null;
+    // Kept until the next change, as a download's row: an archive costs the database at most its bytes.
+    const version = wanted
+      ? await this.versions.get(wanted.name, () => this.repository.publicVersionWithManifest(wanted.name))
+      : null;
     if (!version || archiveName(version.name, version.version, version.revision) !== file) throw DomainError.notFound();
     // A revalidation of an archive built before reads no bytes.
     const known = this.archives.knownDigest(version);
@@ -85,25 +76,6 @@ export class WellKnownIndexService {
     if (!archive) throw DomainError.notFound();
     if (ifNoneMatchHits(ifNoneMatch, archive.digest)) return { notModified: true, digest: archive.digest };
     return { notModified: false, ...archive };
-  }
-
-  /**
-   * The public skill `name`'s latest version with its manifest: kept until the next change and read
-   * once for all the requests that ask meanwhile, so an archive costs the database at most its
-   * bytes (with the `database` store) while nothing changes.
-   */
-  private async archiveVersion(name: string): Promise<PublicVersionWithManifest | null> {
-    const kept = this.versions.get(name);
-    if (kept !== undefined) return kept;
-    const generation = this.changes.current();
-    const version = await this.readingVersions.run(
-      name,
-      generation,
-      (begun) => this.changes.isCurrent(begun),
-      () => this.repository.publicVersionWithManifest(name),
-    );
-    this.versions.set(name, version, generation);
-    return version;
   }
 
   /** With WELL_KNOWN_INDEX=off nothing is served there: 404, as for any path that names nothing. */
