@@ -19,8 +19,10 @@ export class GitImportsService {
     private readonly packages: GitPackages,
   ) {}
 
-  /** `created` when any skill was created or versioned (201), else nothing new (200). */
-  /** `cancel`: the client went away (the remote's work stops; what was read is not published). */
+  /**
+   * `created` when any skill was created or versioned (201), else nothing new (200). `cancel`: the
+   * client went away; what still runs against the remote stops (GIT_TIMEOUT, counted `cancelled`).
+   */
   async import(
     caller: UserPrincipal,
     body: ImportSkillsBody,

@@ -1,9 +1,9 @@
 // The skills of a git folder through the upload's own path (docs/publishing.md#importing-from-git):
 // inspected by the same worker pool and rules, published by the same service, with the skill's
 // source written in the publish's transaction.
-import { DomainError } from '../common/errors/domain-error';
 import { Injectable } from '@nestjs/common';
 import type { UserPrincipal } from '../auth/principal';
+import { DomainError } from '../common/errors/domain-error';
 import { MetricsService } from '../common/metrics/metrics.service';
 import type { PackageInspection } from '../package/inspect-package';
 import { Problem, problem } from '../package/problem';
@@ -14,6 +14,7 @@ import type { VersionSource } from '../skills/skill-version.entity';
 import { SkillsPublishService } from '../skills/skills-publish.service';
 import { NewSkill, SkillsRepository, SkillWithLatest } from '../skills/skills.repository';
 import { FolderSkill, skillArchive } from './folder-skills';
+import { cancelledBy } from './import-slots';
 import { SkillSourcesRepository } from './skill-sources.repository';
 
 /** One skill of a folder after inspection: valid when `errors` is empty. */
@@ -123,6 +124,8 @@ export class GitPackages {
 
   /** Counts an import or update that failed: `cancelled` when its client went away, else by its error code. */
   countedFailure(err: unknown, cancel: AbortSignal | undefined): void {
-    this.metrics.gitImported(cancel?.aborted ? 'cancelled' : err instanceof DomainError ? err.code : 'INTERNAL');
+    this.metrics.gitImported(
+      cancelledBy(err, cancel) ? 'cancelled' : err instanceof DomainError ? err.code : 'INTERNAL',
+    );
   }
 }

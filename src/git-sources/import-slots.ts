@@ -46,6 +46,11 @@ export class ImportSlots {
   }
 }
 
+/** Whether `err` is the remote's work stopped because `cancel` aborted (its client went away). */
+export function cancelledBy(err: unknown, cancel: AbortSignal | undefined): boolean {
+  return cancel?.aborted === true && err instanceof DomainError && err.code === 'GIT_TIMEOUT';
+}
+
 /**
  * Runs `work` with a signal that aborts when `timeoutMs` have passed since the start (one deadline for
  * everything an import asks of the remote, GIT_IMPORT_TIMEOUT_MS, not one per request) or when
@@ -64,7 +69,7 @@ export async function withDeadline<T>(
   try {
     return await work(controller.signal);
   } catch (err) {
-    if (cancel?.aborted && err instanceof DomainError && err.code === 'GIT_TIMEOUT') {
+    if (cancelledBy(err, cancel)) {
       throw new DomainError('GIT_TIMEOUT', 'The import from git was cancelled: its client went away');
     }
     if (controller.signal.aborted && err instanceof DomainError && err.code === 'GIT_TIMEOUT') {

@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { UserPrincipal } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
+import { problem, shown } from '../package/problem';
 import { VersionDto } from '../skills/dto/skill.dto';
 import { SkillReaders } from '../skills/skill-readers';
 import type { SkillEntity } from '../skills/skill.entity';
@@ -81,7 +82,7 @@ export class SkillSourcesService {
     const folder = await remote.readFolder(location, commit);
     if (!folder.files.some((f) => f.path === 'SKILL.md')) {
       throw new DomainError('SKILL_INVALID', 'The skill package is invalid', {
-        errors: [{ code: 'SKILL_MD_MISSING', message: `${location.path || '/'} no longer holds SKILL.md.` }],
+        errors: [problem('SKILL_MD_MISSING', `${shown(location.path || '/')} no longer holds SKILL.md.`)],
         warnings: [],
       });
     }

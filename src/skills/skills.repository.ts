@@ -4,7 +4,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditDetails, recordAudit } from '../common/audit/audit-log';
 import { DomainError } from '../common/errors/domain-error';
 import { deleteSearchDocument, writeSearchDocument } from './search/search-document';
-import { readableScopeSql } from '../access';
+import { DEFAULT_NAMESPACE, readableScopeSql } from '../access';
 import { SkillVersionEntity, VersionSource } from './skill-version.entity';
 import { SkillEntity } from './skill.entity';
 import type { Requires } from '../policy';
@@ -182,7 +182,7 @@ export class SkillsRepository {
       namespace: scope.namespace,
       isPublic: scope.isPublic,
       deletedAt: IsNull(),
-      ...(scope.isPublic || scope.namespace !== 'default' ? {} : { ownerUserId: scope.ownerUserId! }),
+      ...(scope.isPublic || scope.namespace !== DEFAULT_NAMESPACE ? {} : { ownerUserId: scope.ownerUserId! }),
     });
   }
 

@@ -313,6 +313,33 @@ describe('git imports', () => {
       expect(source.body.source).toEqual({ type: 'git', url: repo.url, ref: 'HEAD', commit, path: '' });
     });
 
+    it('an update the folder no longer allows: another name, a broken package, no SKILL.md; nothing stored', async () => {
+      const repo = await git.createRepo('drifting');
+      await repo.commit({ 'SKILL.md': skillMd('drifting') });
+      const imported = await importAs(alice, { url: repo.url });
+      expect(imported.status).toBe(201);
+      const id = imported.body.items[0].skill_id as number;
+      const update = () => t.http.post(`/api/skills/${id}/source/update`).set(as(alice.key));
+      const problems = (error: Record<string, unknown>) =>
+        (error.details as { errors: Array<{ code: string }> }).errors.map((e) => e.code);
+
+      await repo.commit({ 'SKILL.md': skillMd('renamed') });
+      let before = await counts(t);
+      expectError(await update(), 400, 'NAME_MISMATCH');
+      expect(await counts(t)).toEqual(before);
+
+      await repo.commit({ 'SKILL.md': 'no frontmatter\n' });
+      before = await counts(t);
+      expect(problems(expectError(await update(), 400, 'SKILL_INVALID'))).toContain('FRONTMATTER_MISSING');
+      expect(await counts(t)).toEqual(before);
+
+      // A skill in a child folder is not this skill: its folder has no SKILL.md any more.
+      await repo.commit({ 'drifting/SKILL.md': skillMd('drifting') });
+      before = await counts(t);
+      expect(problems(expectError(await update(), 400, 'SKILL_INVALID'))).toEqual(['SKILL_MD_MISSING']);
+      expect(await counts(t)).toEqual(before);
+    });
+
     it('a symbolic link: SKILL_INVALID with ZIP_SYMLINK, as in a zip', async () => {
       const repo = await git.createRepo('links');
       await repo.commit({ 'SKILL.md': skillMd('links'), 'docs/link': { symlink: '../SKILL.md' } });

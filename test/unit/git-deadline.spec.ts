@@ -1,7 +1,7 @@
 // One deadline for everything an import asks of a git remote, and the client going away
 // (docs/publishing.md#allowlist-credentials-and-limits): which error the caller gets, as a table.
 import { DomainError } from '../../src/common/errors/domain-error';
-import { withDeadline } from '../../src/git-sources/import-slots';
+import { cancelledBy, withDeadline } from '../../src/git-sources/import-slots';
 
 /** Work against a remote that never answers: it fails as the git program does once its signal aborts. */
 const never = (signal: AbortSignal): Promise<never> =>
@@ -81,5 +81,25 @@ describe('the deadline of an import', () => {
     ],
   ])('%s', async (_case, run, expected) => {
     expect(await settled(run(new AbortController()))).toEqual(expected);
+  });
+
+  const aborted = (): AbortSignal => {
+    const controller = new AbortController();
+    controller.abort();
+    return controller.signal;
+  };
+  it.each<[string, unknown, AbortSignal | undefined, boolean]>([
+    ['the remote stopped, the client gone', new DomainError('GIT_TIMEOUT', 'cancelled'), aborted(), true],
+    [
+      'the remote stopped, the client still there',
+      new DomainError('GIT_TIMEOUT', 'late'),
+      new AbortController().signal,
+      false,
+    ],
+    ['the remote stopped, no client signal', new DomainError('GIT_TIMEOUT', 'late'), undefined, false],
+    ['another refusal, the client gone', new DomainError('SKILL_INVALID', 'invalid'), aborted(), false],
+    ['a bug, the client gone', new Error('boom'), aborted(), false],
+  ])('counted cancelled: %s -> %s', (_case, err, cancel, expected) => {
+    expect(cancelledBy(err, cancel)).toBe(expected);
   });
 });
